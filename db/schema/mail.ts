@@ -1,0 +1,22 @@
+import { index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+
+// The contract's Email: templates (EM_TE_ALERT) and the outbox (EM_TE_TOSEND → EM_TE_SENDED).
+export const emails = pgTable(
+  "emails",
+  {
+    id: serial("id").primaryKey(),
+    type: text("type").notNull(),
+    object: text("object").notNull().default(""),
+    content: text("content").notNull().default(""),
+    html: text("html"),
+    from: text("from"),
+    to: text("to"),
+    bcc: text("bcc"),
+    ownerId: integer("owner_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSend: timestamp("last_send", { withTimezone: true }),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+  },
+  (t) => [index("emails_type_idx").on(t.type)],
+);

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { dateInput, principalId } from "@/lib/server/http/schemas";
+
+export const LANGUAGES = ["auto", "fr", "en", "es", "pt", "cn", "de", "it"] as const;
+export const language = z.enum(LANGUAGES);
+
+const groupRef = z.union([principalId, z.object({ id: principalId }).loose()]).transform((g) => (typeof g === "number" ? g : g.id));
+const name = z.string().trim().max(255);
+
+export const userFields = {
+  firstname: name.optional(),
+  lastname: name.optional(),
+  email: z.string().trim().max(1024).optional(),
+  organization: name.optional(),
+  phone: z.string().trim().max(255).optional(),
+  active: z.boolean().optional(),
+  language: language.optional(),
+  quota: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
+  expire: dateInput.nullable().optional(),
+  groups: z.array(groupRef).max(1000).optional(),
+  can_edit_options: z.boolean().optional(),
+  role: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).optional(),
+};
+
+export const login = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .regex(/^[^\s/\\]+$/, "A login has no spaces or slashes");
+
+export const createUserBody = z.object({ login, password: z.string().min(1).max(1024), ...userFields });
+export const updateUserBody = z.object({ login: login.optional(), password: z.string().min(1).max(1024).optional(), ...userFields });
+
+export const groupSummary = z.object({ id: z.string(), login: z.string() });
+
+export const userResponse = z.object({
+  id: z.string(),
+  login: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  roots: z.array(z.number()),
+  organization: z.string(),
+  phone: z.string(),
+  active: z.boolean(),
+  language: z.string(),
+  current_language: z.string().optional(),
+  quota: z.number().nullable(),
+  expire: z.string().nullable(),
+  creation_date: z.string().nullable(),
+  last_login: z.string().nullable(),
+  ldap: z.boolean(),
+  can_edit_options: z.boolean(),
+  can_admin: z.boolean(),
+  can_admin_users: z.boolean(),
+  groups: z.array(groupSummary),
+  manager_of: z.array(groupSummary),
+  has_mfa_yubikey: z.boolean(),
+  has_mfa_otp: z.boolean(),
+  has_mfa_sms: z.boolean(),
+  can_mfa_yubikey: z.boolean(),
+  can_mfa_otp: z.boolean(),
+  can_mfa_sms: z.boolean(),
+  mfa_required: z.boolean(),
+  role: z.number(),
+});
+export type UserResponse = z.infer<typeof userResponse>;

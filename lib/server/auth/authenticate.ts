@@ -1,0 +1,73 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "@/db";
+import { groupManagers, groupMembers, sessions, users, type User } from "@/db/schema";
+import { getPlatformConfig } from "../config/platform-config";
+import type { Actor } from "../context";
+import { AppError } from "../errors";
+import { accountRefusal } from "./account-state";
+import { hashToken } from "./tokens";
+
+const TOUCH_EVERY_MS = 30_000;
+
+/** Resolves a raw session token to its live session and user, enforcing session_limit/session_idle. */
+export async function authenticateToken(db: Db, token: string): Promise<{ user: User; sessionId: number }> {
+  const [row] = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.tokenHash, hashToken(token)))
+    .limit(1);
+  if (!row) throw new AppError("unauthorized", "The token is missing, unknown or expired");
+
+  const config = await getPlatformConfig(db);
+  const now = Date.now();
+  const tooOld = now - row.session.createdAt.getTime() > config.session_limit * 60_000;
+  const idle = now - row.session.lastUsedAt.getTime() > config.session_idle * 60_000;
+  if (tooOld || idle) {
+    await db.delete(sessions).where(eq(sessions.id, row.session.id));
+    throw new AppError("unauthorized", "The session has expired; connect again");
+  }
+  const refusal = accountRefusal(row.user);
+  if (refusal) throw new AppError("unauthorized", refusal);
+
+  // Writing on every request would cost throughput; idle limits are minutes, so this is exact enough.
+  if (now - row.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
+    await db.update(sessions).set({ lastUsedAt: new Date(now) }).where(eq(sessions.id, row.session.id));
+  }
+  return { user: row.user, sessionId: row.session.id };
+}
+
+/**
+ * AsId (also As): administrators act as anyone; managers as the users of the groups they manage.
+ * Anyone else gets a 403.
+ */
+export async function applyAsId(db: Db, real: { user: User; sessionId: number }, asId: string | null): Promise<Actor> {
+  const base: Actor = { user: real.user, realUser: real.user, sessionId: real.sessionId };
+  if (asId === null || asId.trim() === "") return base;
+  const targetId = Number(asId);
+  if (!Number.isInteger(targetId) || targetId <= 0) throw new AppError("invalid_request", "AsId must be a user id");
+  if (targetId === real.user.id) return base;
+  if (real.user.role !== 3 && real.user.role !== 4) throw new AppError("forbidden", "You may not act as another user");
+
+  const [target] = await db.select().from(users).where(eq(users.id, targetId)).limit(1);
+  if (!target || target.deletedAt) {
+    if (real.user.role === 3) throw new AppError("not_found", "User not found");
+    throw new AppError("forbidden", "You may not act as this user");
+  }
+  if (real.user.role === 4 && !(await managesUser(db, real.user.id, target.id))) {
+    throw new AppError("forbidden", "You may not act as this user");
+  }
+  if (real.user.role === 4 && target.role === 3) throw new AppError("forbidden", "You may not act as an administrator");
+  return { user: target, realUser: real.user, sessionId: real.sessionId };
+}
+
+/** True when `managerId` manages a group that `userId` belongs to. */
+export async function managesUser(db: Db, managerId: number, userId: number): Promise<boolean> {
+  const managed = db.select({ id: groupManagers.groupId }).from(groupManagers).where(eq(groupManagers.userId, managerId));
+  const [hit] = await db
+    .select({ userId: groupMembers.userId })
+    .from(groupMembers)
+    .where(and(eq(groupMembers.userId, userId), inArray(groupMembers.groupId, managed)))
+    .limit(1);
+  return Boolean(hit);
+}

@@ -1,0 +1,53 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { sessions, users } from "@/db/schema";
+import { displayName, writeLog } from "../audit/write-log";
+import type { Ctx } from "../context";
+import { AppError } from "../errors";
+import { accountRefusal } from "./account-state";
+import { dummyHash, verifyPassword } from "./passwords";
+import { assertNotThrottled, clearFailures, recordFailure } from "./throttle";
+import { hashToken, newToken } from "./tokens";
+
+export type SessionKind = "api" | "web";
+
+/** POST /auth: checks credentials (throttled) and opens a session; returns its raw token. */
+export async function connect(ctx: Ctx, input: { user: string; password: string }, kind: SessionKind = "api") {
+  const { db, request } = ctx;
+  const scope = { namespace: "login", subject: input.user, ip: request.ip };
+  await assertNotThrottled(db, scope);
+
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(and(sql`lower(${users.login}) = lower(${input.user})`, isNull(users.deletedAt)))
+    .limit(1);
+  const valid = user ? await verifyPassword(user.passwordHash, input.password) : (await verifyPassword(await dummyHash(), "x"), false);
+
+  if (!user || !valid) {
+    await recordFailure(db, scope);
+    await writeLog(db, { actor: null, request }, {
+      type: "ADMLLOG_LOGIN_FAILED",
+      ok: false,
+      message: `Failed sign-in for "${input.user}"`,
+      objectType: "user",
+      objectId: user?.id,
+      object: input.user,
+      user: user ? { id: user.id, name: displayName(user) } : undefined,
+    });
+    throw new AppError("unauthorized", "Wrong login or password");
+  }
+  const refusal = accountRefusal(user);
+  if (refusal) {
+    await writeLog(db, { actor: user, request }, { type: "ADMLLOG_LOGIN_FAILED", ok: false, message: refusal, objectType: "user", objectId: user.id, object: user.login });
+    throw new AppError("unauthorized", refusal);
+  }
+
+  const token = newToken();
+  await db.transaction(async (tx) => {
+    await tx.insert(sessions).values({ tokenHash: hashToken(token), userId: user.id, kind, ip: request.ip, userAgent: request.userAgent });
+    await tx.update(users).set({ lastLogin: new Date() }).where(eq(users.id, user.id));
+    await writeLog(tx, { actor: user, request }, { type: "ADMLLOG_LOGIN", message: `Signed in (${kind})`, objectType: "user", objectId: user.id, object: user.login });
+  });
+  await clearFailures(db, scope);
+  return { token, user };
+}

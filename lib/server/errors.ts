@@ -1,0 +1,93 @@
+import { randomUUID } from "node:crypto";
+import { ZodError } from "zod";
+
+const STATUS = {
+  invalid_request: 400,
+  invalid_name: 400,
+  invalid_json: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  weak_password: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  range_not_satisfiable: 416,
+  locked: 423,
+  too_many_requests: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+  insufficient_storage: 507,
+} as const;
+
+export type ErrorCode = keyof typeof STATUS;
+export type ErrorBody = { error: string; code: string; details?: unknown };
+
+/** The one error type services throw; its code decides the HTTP status. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+  get status(): number {
+    return STATUS[this.code];
+  }
+}
+
+export const notFound = (what = "Resource") => new AppError("not_found", `${what} not found`);
+export const forbidden = (message = "You do not have the right to do this") => new AppError("forbidden", message);
+
+export function errorResponse(status: number, body: ErrorBody, headers: Record<string, string> = {}): Response {
+  return Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
+}
+
+/** Turns anything thrown into the contract's error body (api.md: {error, code, details}). */
+export function toErrorResponse(error: unknown): Response {
+  if (error instanceof AppError) {
+    return errorResponse(error.status, { error: error.message, code: error.code, details: error.details }, error.headers);
+  }
+  if (error instanceof ZodError) {
+    const details = error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+    const fields = details.map((d) => d.path || "(body)").join(", ");
+    return errorResponse(400, { error: `Invalid request: ${fields}`, code: "invalid_request", details });
+  }
+  const pg = postgresError(error);
+  if (pg?.code === "23505") return errorResponse(409, { error: "This already exists", code: "conflict" });
+  if (pg?.code === "55P03") return errorResponse(423, { error: "The resource is busy, try again", code: "locked" });
+  if (pg?.code === "53100") return errorResponse(507, { error: "Storage is full", code: "insufficient_storage" });
+  if (isUnavailable(error, pg?.code)) {
+    return errorResponse(503, { error: "The service is temporarily unavailable", code: "service_unavailable" }, { "Retry-After": "5" });
+  }
+  const requestId = randomUUID();
+  console.error(`[coffre] request ${requestId} failed:`, error);
+  return errorResponse(500, { error: "Internal error", code: "internal_error", details: { request_id: requestId } });
+}
+
+function postgresError(error: unknown): { code?: string } | undefined {
+  let e: unknown = error;
+  // Drizzle wraps driver errors in DrizzleQueryError with the original as `cause`.
+  for (let depth = 0; e && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return { code };
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+const UNAVAILABLE_NODE = new Set(["ECONNREFUSED", "ECONNRESET", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECT_TIMEOUT", "CONNECTION_DESTROYED", "EPIPE", "ETIMEDOUT"]);
+
+function isUnavailable(error: unknown, pgCode?: string): boolean {
+  if (pgCode && (pgCode.startsWith("08") || pgCode === "57P01" || pgCode === "57P02" || pgCode === "57P03")) return true;
+  let e: unknown = error;
+  for (let depth = 0; e && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && UNAVAILABLE_NODE.has(code)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,0 +1,128 @@
+import type { z } from "zod";
+import { getDb, type Db } from "@/db";
+import { applyAsId, authenticateToken } from "../auth/authenticate";
+import { readWebSessionToken } from "../auth/web-session";
+import type { Actor, AuthedCtx, Ctx, RequestInfo } from "../context";
+import { AppError, toErrorResponse } from "../errors";
+
+type Auth = "user" | "admin" | "optional" | "none";
+type Schema = z.ZodType;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+type Spec<P, Q, B> = {
+  /** Default "user": a valid token or web session is required. */
+  auth?: Auth;
+  params?: P;
+  query?: Q;
+  body?: B;
+};
+
+type Input<A extends Auth, P, Q, B> = {
+  ctx: A extends "user" | "admin" ? AuthedCtx : Ctx;
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+  req: Request;
+};
+
+export type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+export type Handler = (req: Request, context: RouteContext) => Promise<Response>;
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Parses and authenticates a request, calls one service, serialises its result:
+ * undefined → 204, a Response → as is, anything else → 200 JSON. Every failure becomes the
+ * contract's error body.
+ */
+export function route<A extends Auth = "user", P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
+  spec: Spec<P, Q, B> & { auth?: A },
+  fn: (input: Input<A, P, Q, B>) => Promise<unknown> | unknown,
+): Handler {
+  return async (req, context) => {
+    try {
+      const db = await getDb();
+      const request = requestInfo(req);
+      const actor = await authenticate(db, req, spec.auth ?? "user");
+      const ctx: Ctx = { db, actor, request };
+      const params = spec.params ? spec.params.parse(await context?.params) : undefined;
+      const query = spec.query ? spec.query.parse(Object.fromEntries(new URL(req.url).searchParams)) : undefined;
+      const body = spec.body ? spec.body.parse(await readJson(req)) : undefined;
+      const result = await fn({ ctx, params, query, body, req } as Input<A, P, Q, B>);
+      return toResponse(result);
+    } catch (error) {
+      return toErrorResponse(error);
+    }
+  };
+}
+
+export function toResponse(result: unknown): Response {
+  if (result instanceof Response) return result;
+  if (result === undefined || result === null) return new Response(null, { status: 204 });
+  return Response.json(result, { headers: { "Cache-Control": "no-store" } });
+}
+
+export const created = (data: unknown) => Response.json(data, { status: 201 });
+
+async function authenticate(db: Db, req: Request, auth: Auth): Promise<Actor | null> {
+  if (auth === "none") return null;
+  const bearer = bearerToken(req);
+  const cookieToken = bearer ? null : await readWebSessionToken(req);
+  const token = bearer ?? cookieToken;
+  if (!token) {
+    if (auth === "optional") return null;
+    throw new AppError("unauthorized", "Authentication required: send Authorization: Bearer <token>");
+  }
+  if (cookieToken && !SAFE_METHODS.has(req.method)) assertSameOrigin(req);
+  const session = await authenticateToken(db, token);
+  const actor = await applyAsId(db, session, req.headers.get("asid") ?? req.headers.get("as"));
+  if (auth === "admin" && actor.user.role !== 3) throw new AppError("forbidden", "Administrators only");
+  return actor;
+}
+
+function bearerToken(req: Request): string | null {
+  const header = req.headers.get("authorization");
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match ? match[1] : null;
+}
+
+/** Cookie-authenticated changes must come from our own pages (CSRF). */
+function assertSameOrigin(req: Request) {
+  const origin = req.headers.get("origin");
+  const fetchSite = req.headers.get("sec-fetch-site");
+  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
+  const allowed = new Set<string>();
+  if (host) allowed.add(host.toLowerCase());
+  if (process.env.BASE_URL) allowed.add(new URL(process.env.BASE_URL).host.toLowerCase());
+  if (origin) {
+    let originHost = "";
+    try {
+      originHost = new URL(origin).host.toLowerCase();
+    } catch {}
+    if (allowed.has(originHost)) return;
+  } else if (fetchSite === "same-origin") {
+    return;
+  }
+  throw new AppError("forbidden", "Cross-origin request refused");
+}
+
+async function readJson(req: Request): Promise<unknown> {
+  const type = req.headers.get("content-type");
+  if (type && !/^application\/(.+\+)?json\b/i.test(type) && !/^text\/plain\b/i.test(type)) {
+    throw new AppError("unsupported_media_type", "The body must be JSON (Content-Type: application/json)");
+  }
+  const text = await req.text();
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("invalid_json", "The body is not valid JSON");
+  }
+}
+
+/** Client address: the right-most X-Forwarded-For entry is the one our own server (or proxy) saw. */
+export function requestInfo(req: Request): RequestInfo {
+  const forwarded = req.headers.get("x-forwarded-for");
+  const ip = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).at(-1) ?? req.headers.get("x-real-ip") ?? "unknown";
+  return { ip: ip.replace(/^::ffff:/, ""), userAgent: req.headers.get("user-agent") };
+}

@@ -1,0 +1,13 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+import { jobs } from "@/db/schema";
+
+export type JobOptions = { runAt?: Date; dedupeKey?: string; maxAttempts?: number };
+
+/** Queues a job in the caller's transaction; a pending job with the same dedupeKey is kept instead. */
+export async function enqueueJob(db: DbOrTx, kind: string, payload: Record<string, unknown>, options: JobOptions = {}) {
+  await db
+    .insert(jobs)
+    .values({ kind, payload, runAt: options.runAt ?? new Date(), dedupeKey: options.dedupeKey, maxAttempts: options.maxAttempts ?? 5 })
+    .onConflictDoNothing({ target: jobs.dedupeKey, where: sql`${jobs.status} = 'pending'` });
+}

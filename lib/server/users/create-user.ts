@@ -1,0 +1,76 @@
+import { inArray } from "drizzle-orm";
+import type { z } from "zod";
+import { groupMembers, groups, users } from "@/db/schema";
+import type { createUserBody } from "@/lib/contracts/users";
+import { displayName, writeLog } from "../audit/write-log";
+import { assertStrongPassword, hashPassword } from "../auth/passwords";
+import { getPlatformConfig } from "../config/platform-config";
+import type { AuthedCtx } from "../context";
+import { AppError } from "../errors";
+import { createPrivateSpace } from "../folders/create-private-space";
+import { joinOrganizationGroup } from "../groups/organization-group";
+import { queueMail } from "../mail/queue-mail";
+import { groupIdsManagedBy, presentUser } from "./serialize-user";
+
+type Input = z.output<typeof createUserBody>;
+
+/**
+ * POST /user. Administrators create any role; managers create externals and users inside the
+ * groups they manage (all of them when no group is given).
+ */
+export async function createUser(ctx: AuthedCtx, input: Input, options: { alert: boolean }) {
+  const actor = ctx.actor.user;
+  const role = input.role ?? 1;
+  let groupIds = [...new Set(input.groups ?? [])];
+  if (actor.role === 4) {
+    const managed = await groupIdsManagedBy(ctx.db, actor.id);
+    if (managed.length === 0) throw new AppError("forbidden", "You manage no group");
+    if (role === 3 || role === 4) throw new AppError("forbidden", "Managers may only create external users and users");
+    if (groupIds.length === 0) groupIds = managed;
+    if (groupIds.some((g) => !managed.includes(g))) throw new AppError("forbidden", "You may only add users to the groups you manage");
+  } else if (actor.role !== 3) {
+    throw new AppError("forbidden", "Only administrators and managers create users");
+  }
+  const config = await getPlatformConfig(ctx.db);
+  assertStrongPassword(input.password, config.password_min_length);
+  const passwordHash = await hashPassword(input.password);
+
+  const user = await ctx.db.transaction(async (tx) => {
+    if (groupIds.length) {
+      const found = await tx.select({ id: groups.id }).from(groups).where(inArray(groups.id, groupIds));
+      if (found.length !== groupIds.length) throw new AppError("not_found", "A group in `groups` does not exist");
+    }
+    const [created] = await tx
+      .insert(users)
+      .values({
+        login: input.login,
+        passwordHash,
+        firstname: input.firstname ?? "",
+        lastname: input.lastname ?? "",
+        email: input.email ?? "",
+        organization: input.organization ?? "",
+        phone: input.phone ?? "",
+        active: input.active ?? true,
+        language: input.language ?? "auto",
+        quota: input.quota ?? null,
+        expire: input.expire ?? null,
+        role,
+        canEditOptions: input.can_edit_options ?? true,
+      })
+      .returning();
+    if (role !== 1) created.privateRootId = await createPrivateSpace(tx, created.id);
+    if (groupIds.length) await tx.insert(groupMembers).values(groupIds.map((groupId) => ({ groupId, userId: created.id })));
+    if (config.organization_groups && created.organization) await joinOrganizationGroup(tx, created.id, created.organization);
+    if (options.alert && created.email) {
+      await queueMail(tx, {
+        to: created.email,
+        ownerId: actor.id,
+        subject: `Your ${config.platform_name} account`,
+        text: `Hello ${displayName(created)},\n\nAn account was created for you on ${config.platform_name}.\n\nLogin: ${created.login}\nPassword: ${input.password}\n\nPlease change this password after your first sign-in.\n`,
+      });
+    }
+    await writeLog(tx, { actor, request: ctx.request }, { type: "ADMLLOG_INSERT", message: `Created user ${created.login}`, objectType: "user", objectId: created.id, object: created.login });
+    return created;
+  });
+  return presentUser(ctx.db, user);
+}

@@ -1,0 +1,67 @@
+import { eq, inArray } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+import { groupManagers, groupMembers, groups, type User } from "@/db/schema";
+import type { UserResponse } from "@/lib/contracts/users";
+import { isActiveNow } from "../auth/account-state";
+import { iso } from "../http/envelope";
+
+type GroupRef = { id: string; login: string };
+type Relations = { groups: GroupRef[]; managerOf: GroupRef[] };
+
+/** Loads the groups and managed groups of several users in two queries. */
+export async function loadUserRelations(db: DbOrTx, userIds: number[]): Promise<Map<number, Relations>> {
+  const result = new Map<number, Relations>(userIds.map((id) => [id, { groups: [], managerOf: [] }]));
+  if (userIds.length === 0) return result;
+  const [members, managers] = await Promise.all([
+    db.select({ userId: groupMembers.userId, id: groups.id, login: groups.login }).from(groupMembers).innerJoin(groups, eq(groups.id, groupMembers.groupId)).where(inArray(groupMembers.userId, userIds)),
+    db.select({ userId: groupManagers.userId, id: groups.id, login: groups.login }).from(groupManagers).innerJoin(groups, eq(groups.id, groupManagers.groupId)).where(inArray(groupManagers.userId, userIds)),
+  ]);
+  for (const m of members) result.get(m.userId)!.groups.push({ id: String(m.id), login: m.login });
+  for (const m of managers) result.get(m.userId)!.managerOf.push({ id: String(m.id), login: m.login });
+  return result;
+}
+
+export function serializeUser(user: User, relations: Relations, options: { currentLanguage?: string } = {}): UserResponse {
+  return {
+    id: String(user.id),
+    login: user.login,
+    firstname: user.firstname,
+    lastname: user.lastname,
+    email: user.email,
+    roots: user.privateRootId ? [user.privateRootId] : [],
+    organization: user.organization,
+    phone: user.phone,
+    active: isActiveNow(user),
+    language: user.language,
+    ...(options.currentLanguage ? { current_language: options.currentLanguage } : {}),
+    quota: user.quota,
+    expire: iso(user.expire),
+    creation_date: iso(user.createdAt),
+    last_login: iso(user.lastLogin),
+    ldap: user.ldap,
+    can_edit_options: user.canEditOptions,
+    can_admin: user.role === 3,
+    can_admin_users: user.role === 3 || (user.role === 4 && relations.managerOf.length > 0),
+    groups: relations.groups,
+    manager_of: relations.managerOf,
+    has_mfa_yubikey: false,
+    has_mfa_otp: false,
+    has_mfa_sms: false,
+    can_mfa_yubikey: false,
+    can_mfa_otp: false,
+    can_mfa_sms: false,
+    mfa_required: false,
+    role: user.role,
+  };
+}
+
+/** Reads one user with relations and serialises it. */
+export async function presentUser(db: DbOrTx, user: User, options: { currentLanguage?: string } = {}) {
+  const relations = await loadUserRelations(db, [user.id]);
+  return serializeUser(user, relations.get(user.id)!, options);
+}
+
+export async function groupIdsManagedBy(db: DbOrTx, userId: number): Promise<number[]> {
+  const rows = await db.select({ id: groupManagers.groupId }).from(groupManagers).where(eq(groupManagers.userId, userId));
+  return rows.map((r) => r.id);
+}
