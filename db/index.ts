@@ -1,3 +1,4 @@
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
@@ -10,7 +11,7 @@ export type DbOrTx = Db | Tx;
 
 type Handle = { db: Db; driver: "postgres" | "pglite"; close: () => Promise<void> };
 
-const MIGRATIONS = path.join(process.cwd(), "db", "migrations");
+const MIGRATIONS = path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "migrations");
 // One handle per process, kept on globalThis so hot reload never opens a second PGlite copy
 // of the same folder (environment.md, trap 6).
 const store = globalThis as unknown as { __coffreDb?: Promise<Handle> };
@@ -65,7 +66,8 @@ async function openPglite(): Promise<Handle> {
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const dir = process.env.PGLITE_MEMORY === "1" ? undefined : path.join(dataDir(), "db");
+  const dir = process.env.PGLITE_MEMORY === "1" ? undefined : path.join(/*turbopackIgnore: true*/ dataDir(), "db");
+  if (dir) await mkdir(dir, { recursive: true });
   const client = await PGlite.create({ dataDir: dir, extensions: { pg_trgm } });
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
@@ -74,7 +76,7 @@ async function openPglite(): Promise<Handle> {
 }
 
 export function dataDir(): string {
-  return path.resolve(process.env.DATA_DIR ?? "./data");
+  return path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR ?? "./data");
 }
 
 /** Rows of a raw `db.execute(sql...)`, whichever driver ran it. */

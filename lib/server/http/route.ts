@@ -107,8 +107,9 @@ function assertSameOrigin(req: Request) {
 }
 
 async function readJson(req: Request): Promise<unknown> {
-  const type = req.headers.get("content-type");
-  if (type && !/^application\/(.+\+)?json\b/i.test(type) && !/^text\/plain\b/i.test(type)) {
+  const type = req.headers.get("content-type")?.toLowerCase() ?? "";
+  const isForm = type.startsWith("application/x-www-form-urlencoded");
+  if (type && !isForm && !/^application\/(.+\+)?json\b/.test(type) && !type.startsWith("text/plain")) {
     throw new AppError("unsupported_media_type", "The body must be JSON (Content-Type: application/json)");
   }
   const text = await req.text();
@@ -116,6 +117,8 @@ async function readJson(req: Request): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch {
+    // `curl -d '{...}'` labels JSON as a form; a real form body is accepted as flat fields.
+    if (isForm) return Object.fromEntries(new URLSearchParams(text));
     throw new AppError("invalid_json", "The body is not valid JSON");
   }
 }

@@ -9,7 +9,7 @@ export const flag = z
 /** A positive integer id taken from a path or query string. */
 export const id = z.coerce.number().int().positive().max(2_147_483_647);
 /** A principal (user or group) id: the contract writes them as strings; we accept numbers too. */
-export const principalId = z.union([z.string(), z.number()]).pipe(z.coerce.number().int().positive().max(2_147_483_647));
+export const principalId = z.union([z.string(), z.number()]).pipe(z.coerce.number<string | number>().int().positive().max(2_147_483_647));
 
 /** Paging (api.md): default 0/30, `nb_objects` clamped to 1000, negatives refused. */
 export const paging = {

@@ -1,0 +1,16 @@
+import type { Db } from "@/db";
+
+export type JobHandler = (db: Db, payload: Record<string, unknown>) => Promise<void>;
+
+// Each kind loads its handler on first use, so the worker does not import every domain at boot.
+const HANDLERS: Record<string, () => Promise<JobHandler>> = {
+  "mail.send": async () => (await import("../mail/send-mail-job")).sendMailJob,
+};
+
+export async function handlerFor(kind: string): Promise<JobHandler | undefined> {
+  return HANDLERS[kind]?.();
+}
+
+export function registerJobHandler(kind: string, load: () => Promise<JobHandler>) {
+  HANDLERS[kind] = load;
+}

@@ -1,0 +1,27 @@
+import type { Readable } from "node:stream";
+
+export type StoredBlob = { id: string; size: number; md5: string };
+export type ByteRange = { start: number; end: number };
+
+/**
+ * Where file content lives (never in the database). Writes go to a temporary name, are flushed,
+ * then renamed, so a crash never leaves a half blob visible; MD5 and size come from the same pass.
+ */
+export interface BlobStore {
+  put(source: Readable | AsyncIterable<Uint8Array>, options?: { maxBytes?: number; signal?: AbortSignal }): Promise<StoredBlob>;
+  /** Stream of the blob, or of the inclusive byte range. */
+  read(id: string, range?: ByteRange): Promise<Readable>;
+  size(id: string): Promise<number | null>;
+  delete(id: string): Promise<void>;
+  /** Absolute path of a blob for stores on local disk (fast paths such as sendfile), else null. */
+  localPath(id: string): string | null;
+  /** A folder for work in progress (chunks, tus uploads) on the same filesystem as the blobs. */
+  readonly tempDir: string;
+  /** Moves a finished temporary file into the store, hashing it on the way if needed. */
+  adoptFile(path: string, known?: { md5?: string; size?: number }): Promise<StoredBlob>;
+  /** Every blob id, for garbage collection. */
+  list(): AsyncIterable<string>;
+  /** Free bytes where blobs are written, or null when unknown. */
+  freeBytes(): Promise<number | null>;
+  ping(): Promise<void>;
+}

@@ -1,0 +1,127 @@
+import { createHash, randomUUID } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { Transform, type Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { AppError } from "@/lib/server/errors";
+import type { BlobStore, ByteRange, StoredBlob } from "./blob-store";
+
+/** Blobs on the local filesystem: DATA_DIR/blobs/ab/cd/<id>, work in progress in DATA_DIR/blobs/tmp. */
+export class LocalBlobStore implements BlobStore {
+  readonly tempDir: string;
+
+  constructor(private readonly root: string) {
+    this.tempDir = path.join(root, "tmp");
+  }
+
+  private pathOf(id: string): string {
+    if (!/^[0-9a-f-]{36}$/.test(id)) throw new AppError("not_found", "Blob not found");
+    return path.join(this.root, id.slice(0, 2), id.slice(2, 4), id);
+  }
+
+  localPath(id: string) {
+    return this.pathOf(id);
+  }
+
+  async put(source: Readable | AsyncIterable<Uint8Array>, options: { maxBytes?: number; signal?: AbortSignal } = {}): Promise<StoredBlob> {
+    await fs.mkdir(this.tempDir, { recursive: true });
+    const id = randomUUID();
+    const temp = path.join(this.tempDir, `${id}.part`);
+    const md5 = createHash("md5");
+    let size = 0;
+    const max = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        if (size > max) return done(new AppError("insufficient_storage", "Storage exhausted: the content exceeds the available quota"));
+        md5.update(chunk);
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(source, meter, createWriteStream(temp, { flush: true, highWaterMark: 1 << 20 }), { signal: options.signal });
+      const target = this.pathOf(id);
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.rename(temp, target);
+      return { id, size, md5: md5.digest("hex") };
+    } catch (error) {
+      await fs.rm(temp, { force: true });
+      throw storageError(error);
+    }
+  }
+
+  async adoptFile(file: string, known: { md5?: string; size?: number } = {}): Promise<StoredBlob> {
+    const id = randomUUID();
+    let md5 = known.md5;
+    let size = known.size;
+    if (!md5 || size === undefined) {
+      const hash = createHash("md5");
+      size = 0;
+      for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+        hash.update(chunk as Buffer);
+        size += (chunk as Buffer).length;
+      }
+      md5 = hash.digest("hex");
+    }
+    const target = this.pathOf(id);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.rename(file, target);
+    return { id, size, md5 };
+  }
+
+  async read(id: string, range?: ByteRange): Promise<Readable> {
+    const file = this.pathOf(id);
+    await fs.access(file).catch(() => {
+      throw new AppError("not_found", "The content of this file is missing");
+    });
+    return createReadStream(file, { start: range?.start, end: range?.end, highWaterMark: 1 << 20 });
+  }
+
+  async size(id: string): Promise<number | null> {
+    try {
+      return (await fs.stat(this.pathOf(id))).size;
+    } catch {
+      return null;
+    }
+  }
+
+  async delete(id: string): Promise<void> {
+    await fs.rm(this.pathOf(id), { force: true });
+  }
+
+  async *list(): AsyncIterable<string> {
+    for (const a of await readdirSafe(this.root)) {
+      if (a === "tmp" || a.length !== 2) continue;
+      for (const b of await readdirSafe(path.join(this.root, a))) {
+        for (const id of await readdirSafe(path.join(this.root, a, b))) yield id;
+      }
+    }
+  }
+
+  async freeBytes(): Promise<number | null> {
+    await fs.mkdir(this.root, { recursive: true });
+    const s = await fs.statfs(this.root);
+    return s.bavail * s.bsize;
+  }
+
+  async ping(): Promise<void> {
+    await fs.mkdir(this.tempDir, { recursive: true });
+    await fs.access(this.tempDir, fs.constants.W_OK);
+  }
+}
+
+async function readdirSafe(dir: string): Promise<string[]> {
+  try {
+    return await fs.readdir(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** A full disk is the contract's 507; other write failures stay errors. */
+export function storageError(error: unknown): unknown {
+  const code = (error as { code?: string })?.code;
+  if (code === "ENOSPC" || code === "EDQUOT") return new AppError("insufficient_storage", "The server's storage is full");
+  return error;
+}
