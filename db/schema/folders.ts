@@ -3,28 +3,33 @@ import { bigint, index, integer, pgTable, serial, text, timestamp, uniqueIndex }
 import { users } from "./users";
 
 // A folder tree. `path` holds the ids of the ancestors from the top (materialised path), so a
-// subtree is one indexed `path @> ARRAY[id]` and ancestors are `id = ANY(path)`.
+// subtree is one indexed `path @> ARRAY[id]` and the ancestors are `id = ANY(path)`.
 export const folders = pgTable(
   "folders",
   {
     id: serial("id").primaryKey(),
     name: text("name").notNull(),
+    /** null at the top level (the contract's parent_id 0). */
     parentId: integer("parent_id"),
     path: integer("path").array().notNull().default(sql`'{}'::integer[]`),
     ownerId: integer("owner_id").notNull().references(() => users.id),
-    // private: a user's private space root and below; company: administrator-made top folders and below.
+    /** private: a user's private space and below; company: administrator-made top folders and below. */
     space: text("space").notNull().default("company"),
+    /** 0 unlimited, -1 inherit from the parent, otherwise bytes. */
     quota: bigint("quota", { mode: "number" }).notNull().default(-1),
     purgeFrequency: integer("purge_frequency").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Set on every folder of a trashed subtree, with the trash item that took it. */
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    trashId: integer("trash_id"),
   },
   (t) => [
     index("folders_parent_id_idx").on(t.parentId),
     index("folders_path_idx").using("gin", t.path),
+    index("folders_trash_id_idx").on(t.trashId),
     uniqueIndex("folders_parent_id_name_idx")
-      .on(sql`coalesce(${t.parentId}, 0)`, sql`lower(normalize(${t.name}, NFC))`)
+      .on(t.parentId, sql`lower(normalize(${t.name}, NFC))`)
       .where(sql`${t.deletedAt} IS NULL AND ${t.parentId} IS NOT NULL`),
   ],
 );
@@ -34,14 +39,17 @@ export const trashItems = pgTable(
   "trash_items",
   {
     id: serial("id").primaryKey(),
-    folderId: integer("folder_id").references(() => folders.id, { onDelete: "cascade" }),
+    folderId: integer("folder_id"),
     fileId: integer("file_id"),
+    /** Whose trash it is in: the owner of the space it came from. */
     ownerId: integer("owner_id").notNull().references(() => users.id),
     deletedBy: integer("deleted_by").references(() => users.id),
     originalParentId: integer("original_parent_id"),
+    name: text("name").notNull().default(""),
     deletedAt: timestamp("deleted_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("trash_items_owner_id_idx").on(t.ownerId)],
+  (t) => [index("trash_items_owner_id_idx").on(t.ownerId), index("trash_items_deleted_at_idx").on(t.deletedAt)],
 );
 
 export type Folder = typeof folders.$inferSelect;
+export type TrashItem = typeof trashItems.$inferSelect;

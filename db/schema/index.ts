@@ -3,6 +3,8 @@ export * from "./users";
 export * from "./groups";
 export * from "./sessions";
 export * from "./folders";
+export * from "./files";
+export * from "./rights";
 export * from "./audit";
 export * from "./config";
 export * from "./mail";

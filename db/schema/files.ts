@@ -1,0 +1,122 @@
+import { sql } from "drizzle-orm";
+import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { folders } from "./folders";
+import { users } from "./users";
+
+// A file (the contract's `guid`) and its versions (the contract's File `id` is a version id).
+export const files = pgTable(
+  "files",
+  {
+    id: serial("id").primaryKey(),
+    guid: uuid("guid").notNull().defaultRandom().unique("files_guid_key"),
+    folderId: integer("folder_id").notNull().references(() => folders.id),
+    name: text("name").notNull(),
+    ownerId: integer("owner_id").notNull().references(() => users.id),
+    /** The newest live version; listings join on it. */
+    currentVersionId: integer("current_version_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    trashId: integer("trash_id"),
+  },
+  (t) => [
+    uniqueIndex("files_folder_id_name_idx")
+      .on(t.folderId, sql`lower(normalize(${t.name}, NFC))`)
+      .where(sql`${t.deletedAt} IS NULL`),
+    index("files_folder_id_idx").on(t.folderId),
+    index("files_name_trgm_idx").using("gin", sql`lower(${t.name}) gin_trgm_ops`),
+    index("files_trash_id_idx").on(t.trashId),
+  ],
+);
+
+export const fileVersions = pgTable(
+  "file_versions",
+  {
+    id: serial("id").primaryKey(),
+    fileId: integer("file_id").notNull().references(() => files.id, { onDelete: "cascade" }),
+    number: integer("number").notNull(),
+    blobId: text("blob_id"),
+    size: bigint("size", { mode: "number" }).notNull().default(0),
+    md5: text("md5").notNull(),
+    mime: text("mime").notNull().default("application/octet-stream"),
+    /** Who uploaded it; the uploader's quota carries it. */
+    creatorId: integer("creator_id").notNull().references(() => users.id),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    modifiedAt: timestamp("modified_at", { withTimezone: true }).notNull().defaultNow(),
+    meta: jsonb("meta"),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("file_versions_file_id_number_idx").on(t.fileId, t.number),
+    index("file_versions_creator_id_idx").on(t.creatorId),
+    index("file_versions_md5_idx").on(t.fileId, t.md5),
+    index("file_versions_created_at_idx").on(t.createdAt),
+  ],
+);
+
+// Every stored blob, so unreferenced ones can be collected (copies and clones share a blob).
+export const blobs = pgTable("blobs", {
+  id: text("id").primaryKey(),
+  size: bigint("size", { mode: "number" }).notNull(),
+  md5: text("md5").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const fileLocks = pgTable("file_locks", {
+  fileId: integer("file_id").primaryKey().references(() => files.id, { onDelete: "cascade" }),
+  ownerId: integer("owner_id").notNull().references(() => users.id),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+// Short-lived tokens for one file and one use (preview, edit, download).
+export const fileTokens = pgTable("file_tokens", {
+  tokenHash: text("token_hash").primaryKey(),
+  versionId: integer("version_id").notNull().references(() => fileVersions.id, { onDelete: "cascade" }),
+  userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  type: text("type").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
+// An upload in progress (chunked or tus). Never visible, never counted; collected when abandoned.
+export const uploads = pgTable(
+  "uploads",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    folderId: integer("folder_id").notNull(),
+    name: text("name").notNull(),
+    size: bigint("size", { mode: "number" }),
+    chunks: integer("chunks"),
+    chunkSize: bigint("chunk_size", { mode: "number" }),
+    expectedMd5: text("expected_md5"),
+    /** For drop links and other callers that must never replace an existing file. */
+    neverOverwrite: boolean("never_overwrite").notNull().default(false),
+    context: jsonb("context"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("uploads_updated_at_idx").on(t.updatedAt)],
+);
+
+// Timeline events (downloads, previews, versions, shares, annotations, locks).
+export const events = pgTable(
+  "events",
+  {
+    id: serial("id").primaryKey(),
+    targetType: text("target_type").notNull(),
+    targetId: integer("target_id").notNull(),
+    /** The version concerned, for file events. */
+    versionId: integer("version_id"),
+    type: integer("type").notNull(),
+    actorId: integer("actor_id"),
+    date: timestamp("date", { withTimezone: true }).notNull().defaultNow(),
+    env: jsonb("env"),
+    geo: jsonb("geo"),
+    data: jsonb("data"),
+  },
+  (t) => [index("events_target_idx").on(t.targetType, t.targetId, t.date)],
+);
+
+export type FileRow = typeof files.$inferSelect;
+export type FileVersion = typeof fileVersions.$inferSelect;
