@@ -1,4 +1,4 @@
-import type { Db, DbOrTx } from "@/db";
+import type { DbOrTx } from "@/db";
 import type { User } from "@/db/schema";
 
 export type RequestInfo = { ip: string; userAgent: string | null; requestId?: string };
@@ -8,7 +8,7 @@ export type Actor = { user: User; realUser: User; sessionId: number | null };
 
 /** What every service receives first. `db` may be a transaction or a test database. */
 export type Ctx = {
-  db: Db;
+  db: DbOrTx;
   actor: Actor | null;
   request: RequestInfo;
 };

@@ -1,5 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { Db } from "@/db";
+import type { DbOrTx } from "@/db";
 import { groupManagers, groupMembers, sessions, users, type User } from "@/db/schema";
 import { getPlatformConfig } from "../config/platform-config";
 import type { Actor } from "../context";
@@ -10,7 +10,7 @@ import { hashToken } from "./tokens";
 const TOUCH_EVERY_MS = 30_000;
 
 /** Resolves a raw session token to its live session and user, enforcing session_limit/session_idle. */
-export async function authenticateToken(db: Db, token: string): Promise<{ user: User; sessionId: number }> {
+export async function authenticateToken(db: DbOrTx, token: string): Promise<{ user: User; sessionId: number }> {
   const [row] = await db
     .select({ session: sessions, user: users })
     .from(sessions)
@@ -41,7 +41,7 @@ export async function authenticateToken(db: Db, token: string): Promise<{ user: 
  * AsId (also As): administrators act as anyone; managers as the users of the groups they manage.
  * Anyone else gets a 403.
  */
-export async function applyAsId(db: Db, real: { user: User; sessionId: number }, asId: string | null): Promise<Actor> {
+export async function applyAsId(db: DbOrTx, real: { user: User; sessionId: number }, asId: string | null): Promise<Actor> {
   const base: Actor = { user: real.user, realUser: real.user, sessionId: real.sessionId };
   if (asId === null || asId.trim() === "") return base;
   const targetId = Number(asId);
@@ -62,7 +62,7 @@ export async function applyAsId(db: Db, real: { user: User; sessionId: number },
 }
 
 /** True when `managerId` manages a group that `userId` belongs to. */
-export async function managesUser(db: Db, managerId: number, userId: number): Promise<boolean> {
+export async function managesUser(db: DbOrTx, managerId: number, userId: number): Promise<boolean> {
   const managed = db.select({ id: groupManagers.groupId }).from(groupManagers).where(eq(groupManagers.userId, managerId));
   const [hit] = await db
     .select({ userId: groupMembers.userId })

@@ -1,5 +1,5 @@
 import { inArray, sql } from "drizzle-orm";
-import type { Db } from "@/db";
+import type { DbOrTx } from "@/db";
 import { loginThrottles } from "@/db/schema";
 import { AppError } from "../errors";
 
@@ -20,7 +20,7 @@ const keysOf = (s: ThrottleScope) => ({
 });
 
 /** Throws 429 with Retry-After while the pair or the address is blocked. */
-export async function assertNotThrottled(db: Db, scope: ThrottleScope): Promise<void> {
+export async function assertNotThrottled(db: DbOrTx, scope: ThrottleScope): Promise<void> {
   const keys = keysOf(scope);
   const found = await db.select().from(loginThrottles).where(inArray(loginThrottles.key, [keys.pair, keys.ip]));
   const until = Math.max(0, ...found.map((r) => r.blockedUntil?.getTime() ?? 0));
@@ -33,7 +33,7 @@ export async function assertNotThrottled(db: Db, scope: ThrottleScope): Promise<
 }
 
 /** Counts one failure; past the free attempts, blocks for a doubling delay. */
-export async function recordFailure(db: Db, scope: ThrottleScope): Promise<void> {
+export async function recordFailure(db: DbOrTx, scope: ThrottleScope): Promise<void> {
   const keys = keysOf(scope);
   for (const [kind, key] of Object.entries(keys) as [keyof typeof RULES, string][]) {
     const rule = RULES[kind];
@@ -55,6 +55,6 @@ export async function recordFailure(db: Db, scope: ThrottleScope): Promise<void>
 }
 
 /** A success clears the pair's count (the address's count decays with its window). */
-export async function clearFailures(db: Db, scope: ThrottleScope): Promise<void> {
+export async function clearFailures(db: DbOrTx, scope: ThrottleScope): Promise<void> {
   await db.delete(loginThrottles).where(inArray(loginThrottles.key, [keysOf(scope).pair]));
 }

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import type { Db } from "@/db";
+import type { DbOrTx } from "@/db";
 import { users } from "@/db/schema";
 import { generatePassword, hashPassword } from "../auth/passwords";
 import { createPrivateSpace } from "../folders/create-private-space";
@@ -8,7 +8,7 @@ import { createPrivateSpace } from "../folders/create-private-space";
  * At first start, creates the administrator from ADMIN_LOGIN / ADMIN_PASSWORD, or with a
  * generated password printed once.
  */
-export async function ensureFirstAdmin(db: Db, log: (line: string) => void = console.log): Promise<void> {
+export async function ensureFirstAdmin(db: DbOrTx, log: (line: string) => void = console.log): Promise<void> {
   const [existing] = await db.select({ id: users.id }).from(users).where(and(eq(users.role, 3), isNull(users.deletedAt))).limit(1);
   if (existing) return;
   const login = process.env.ADMIN_LOGIN || "admin";

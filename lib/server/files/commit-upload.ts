@@ -1,0 +1,113 @@
+import { and, eq, isNull, max, sql } from "drizzle-orm";
+import { blobs, fileVersions, files, folders, type FileRow, type FileVersion, type Folder } from "@/db/schema";
+import { getBlobStore } from "@/lib/storage";
+import type { StoredBlob } from "@/lib/storage/blob-store";
+import { writeLog } from "../audit/write-log";
+import { getPlatformConfig } from "../config/platform-config";
+import type { AuthedCtx } from "../context";
+import { AppError } from "../errors";
+import { FILE_EVENT, recordEvent } from "../events/record-event";
+import { getFolderOrThrow } from "../folders/get-folder";
+import { loadLocks, isLockedForOthers } from "../locks/serialize-lock";
+import { assertQuota } from "../quotas/assert-quota";
+import { firstFreeName, validateName } from "./names";
+import { guessMime } from "./mime";
+
+export type CommitInput = {
+  folderId: number;
+  name: string;
+  blob: StoredBlob;
+  mime?: string;
+  /** Drop links: never replace an existing file; use a numbered name instead. */
+  neverOverwrite?: boolean;
+  /** A blob that already belongs to other versions (copies, clones) must not be deleted on failure. */
+  sharedBlob?: boolean;
+};
+
+export type CommitResult = { file: FileRow; version: FileVersion; folder: Folder; created: boolean };
+
+/**
+ * The one way content becomes visible: multipart, chunked and tus uploads, copies and clones all
+ * end here. In one transaction it checks rights, locks and quotas (holding the quota rows, so
+ * concurrent uploads cannot exceed them together) and creates the file or its next version.
+ * On any failure the new blob is deleted, so nothing half-done stays behind.
+ */
+export async function commitUpload(ctx: AuthedCtx, input: CommitInput): Promise<CommitResult> {
+  try {
+    return await ctx.db.transaction((tx) => commitInTransaction({ ...ctx, db: tx }, input));
+  } catch (error) {
+    if (!input.sharedBlob) await getBlobStore().delete(input.blob.id).catch(() => {});
+    throw error;
+  }
+}
+
+async function commitInTransaction(ctx: AuthedCtx, input: CommitInput): Promise<CommitResult> {
+  const { db } = ctx;
+  const user = ctx.actor.user;
+  let name = validateName(input.name);
+  const { folder, rights } = await getFolderOrThrow(db, user, input.folderId, "browse");
+
+  // Uploads of one name into one folder queue up here: 50 concurrent uploads become 50 versions.
+  await db.execute(sql`SELECT pg_advisory_xact_lock(${folder.id}::int, hashtext(lower(normalize(${name}, NFC))))`);
+  let existing: FileRow | undefined = await findLiveFile(ctx, folder.id, name);
+  if (existing && input.neverOverwrite) {
+    name = await firstFreeName(name, async (candidate) => Boolean(await findLiveFile(ctx, folder.id, candidate)));
+    existing = undefined;
+  }
+  if (existing) {
+    if (!rights.edit) throw new AppError("forbidden", "A new version needs the edit right in this folder");
+    const lock = (await loadLocks(db, [existing.id])).get(existing.id);
+    if (isLockedForOthers(lock, user.id)) throw new AppError("locked", "This file is locked by another user");
+  } else if (!rights.write) {
+    throw new AppError("forbidden", "Adding a file needs the write right in this folder");
+  }
+
+  await assertQuota(db, { userId: user.id, folder }, input.blob.size, { lock: true });
+
+  const now = new Date();
+  await db.insert(blobs).values({ id: input.blob.id, size: input.blob.size, md5: input.blob.md5 }).onConflictDoNothing();
+  const file =
+    existing ??
+    (await db.insert(files).values({ folderId: folder.id, name, ownerId: user.id, createdAt: now, modifiedAt: now }).returning())[0];
+  const [{ last }] = await db.select({ last: max(fileVersions.number) }).from(fileVersions).where(eq(fileVersions.fileId, file.id));
+  const [version] = await db
+    .insert(fileVersions)
+    .values({
+      fileId: file.id,
+      number: (last ?? 0) + 1,
+      blobId: input.blob.id,
+      size: input.blob.size,
+      md5: input.blob.md5,
+      mime: input.mime && input.mime !== "application/octet-stream" ? input.mime : guessMime(name),
+      creatorId: user.id,
+      createdAt: now,
+      modifiedAt: now,
+    })
+    .returning();
+  const [updated] = await db.update(files).set({ currentVersionId: version.id, modifiedAt: now }).where(eq(files.id, file.id)).returning();
+  await db.update(folders).set({ modifiedAt: now }).where(eq(folders.id, folder.id));
+
+  const config = await getPlatformConfig(db);
+  if (existing && !config.features.versioning) {
+    // Versioning off: the new content replaces the old; older versions go for good.
+    await db.delete(fileVersions).where(and(eq(fileVersions.fileId, file.id), sql`${fileVersions.id} <> ${version.id}`));
+  }
+  await recordEvent(db, ctx.request, { targetType: "file", targetId: file.id, versionId: version.id, type: FILE_EVENT.versionCreated, actorId: user.id });
+  await writeLog(db, { actor: user, request: ctx.request }, {
+    type: "ADMLLOG_INSERT",
+    message: existing ? `New version ${version.number} of ${name}` : `Uploaded ${name}`,
+    objectType: "file",
+    objectId: version.id,
+    object: name,
+  });
+  return { file: updated, version, folder, created: !existing };
+}
+
+async function findLiveFile(ctx: AuthedCtx, folderId: number, name: string) {
+  const [found] = await ctx.db
+    .select()
+    .from(files)
+    .where(and(eq(files.folderId, folderId), isNull(files.deletedAt), sql`lower(normalize(${files.name}, NFC)) = lower(normalize(${name}, NFC))`))
+    .limit(1);
+  return found;
+}

@@ -1,0 +1,37 @@
+import { AppError } from "../errors";
+
+// api.md: 1..255 characters, never . or .., no / \ NUL or control characters, no leading or
+// trailing spaces; names compare case-insensitively after NFC normalisation.
+const FORBIDDEN = /[/\\\u0000-\u001f\u007f]/;
+
+export function validateName(raw: string): string {
+  const name = raw.normalize("NFC");
+  const bad =
+    name.length === 0 || name.length > 255 || name === "." || name === ".." || FORBIDDEN.test(name) || name.trim() !== name;
+  if (bad) {
+    throw new AppError("invalid_name", `Invalid name "${raw.slice(0, 60)}": 1 to 255 characters, no slashes or control characters, no leading or trailing spaces, not . or ..`, [
+      { path: "name", message: "invalid name" },
+    ]);
+  }
+  return name;
+}
+
+/** The key two names collide on inside one folder. */
+export const nameKey = (name: string) => name.normalize("NFC").toLowerCase();
+
+/** "report.pdf" → "report (2).pdf"; folders and extension-less names get the suffix at the end. */
+export function numberedName(name: string, n: number, isFile = true): string {
+  const dot = isFile ? name.lastIndexOf(".") : -1;
+  if (dot > 0) return `${name.slice(0, dot)} (${n})${name.slice(dot)}`;
+  return `${name} (${n})`;
+}
+
+/** The first of name, "name (2)", "name (3)", ... that `isTaken` refuses. */
+export async function firstFreeName(name: string, isTaken: (candidate: string) => Promise<boolean>, isFile = true): Promise<string> {
+  if (!(await isTaken(name))) return name;
+  for (let n = 2; n < 10_000; n++) {
+    const candidate = numberedName(name, n, isFile);
+    if (!(await isTaken(candidate))) return candidate;
+  }
+  throw new AppError("conflict", "No free name is left for this item");
+}

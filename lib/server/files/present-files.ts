@@ -1,0 +1,66 @@
+import { and, count, inArray, isNull } from "drizzle-orm";
+import { fileVersions, type FileRow, type FileVersion, type Folder } from "@/db/schema";
+import type { AuthedCtx } from "../context";
+import { iso } from "../http/envelope";
+import type { Mode } from "../http/mode";
+import { loadLocks, serializeLock } from "../locks/serialize-lock";
+import { resolveRights } from "../rights/resolve-rights";
+import { fileCans, type Rights } from "../rights/rights";
+import { loadOwnerNames } from "../users/owner-names";
+
+export type FileItem = { file: FileRow; version: FileVersion; folder: Pick<Folder, "id" | "path"> };
+export type FileJson = Record<string, unknown> & { id: number; guid: string; name: string; parent_id: number; hash: string; size: number };
+
+/** Serialises file versions for the caller in the contract's modes, in a bounded number of queries. */
+export async function presentFiles(
+  ctx: AuthedCtx,
+  items: FileItem[],
+  mode: Mode,
+  options: { meta?: boolean; rights?: Map<number, Rights> } = {},
+): Promise<FileJson[]> {
+  if (items.length === 0) return [];
+  const userId = ctx.actor.user.id;
+  const folderIds = items.map((i) => i.file.folderId);
+  const known = options.rights ?? new Map<number, Rights>();
+  const missing = folderIds.filter((id) => !known.has(id));
+  const rights = missing.length ? new Map([...known, ...(await resolveRights(ctx.db, ctx.actor.user, missing))]) : known;
+  const locks = await loadLocks(ctx.db, items.map((i) => i.file.id));
+  const nameIds = [...items.map((i) => i.version.creatorId), ...[...locks.values()].map((l) => l.ownerId)];
+  const names = await loadOwnerNames(ctx.db, nameIds);
+  const versionCounts = mode === "full" ? await countVersions(ctx, items.map((i) => i.file.id)) : new Map<number, number>();
+
+  return items.map(({ file, version, folder }) => {
+    const lock = locks.get(file.id);
+    const json: FileJson = {
+      id: version.id,
+      guid: file.guid,
+      name: file.name,
+      parent_id: file.folderId,
+      size: version.size,
+      modification: iso(file.modifiedAt),
+      ...fileCans(rights.get(file.folderId)!),
+      hash: version.md5,
+      lock: lock ? serializeLock(file, lock, userId, names.get(lock.ownerId) ?? "") : null,
+    };
+    if (mode !== "light") {
+      Object.assign(json, { creation: iso(version.createdAt), owner: names.get(version.creatorId) ?? "", owner_id: String(version.creatorId) });
+    }
+    if (mode === "full") {
+      const n = versionCounts.get(file.id) ?? 1;
+      if (n > 1) json.nb_versions = n;
+      json.path = `/${[...folder.path, folder.id].join("/")}`;
+      json.mime = version.mime;
+    }
+    if (options.meta && version.meta) json.meta = version.meta;
+    return json;
+  });
+}
+
+async function countVersions(ctx: AuthedCtx, fileIds: number[]): Promise<Map<number, number>> {
+  const found = await ctx.db
+    .select({ fileId: fileVersions.fileId, n: count() })
+    .from(fileVersions)
+    .where(and(inArray(fileVersions.fileId, [...new Set(fileIds)]), isNull(fileVersions.deletedAt)))
+    .groupBy(fileVersions.fileId);
+  return new Map(found.map((r) => [r.fileId, Number(r.n)]));
+}

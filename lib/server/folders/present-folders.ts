@@ -1,0 +1,99 @@
+import { sql } from "drizzle-orm";
+import { rows } from "@/db";
+import type { Folder } from "@/db/schema";
+import { getPlatformConfig } from "../config/platform-config";
+import type { AuthedCtx } from "../context";
+import { iso } from "../http/envelope";
+import type { Mode } from "../http/mode";
+import { resolveRights } from "../rights/resolve-rights";
+import { folderCans, type Rights } from "../rights/rights";
+import { loadOwnerNames } from "../users/owner-names";
+import { loadFolderStats } from "./folder-stats";
+
+export type FolderJson = Record<string, unknown> & { id: number; name: string; parent_id: number };
+
+/**
+ * Serialises folders for the caller in the contract's modes, loading everything a mode needs in
+ * a bounded number of queries whatever the number of folders.
+ */
+export async function presentFolders(ctx: AuthedCtx, list: Folder[], mode: Mode, known?: Map<number, Rights>): Promise<FolderJson[]> {
+  if (list.length === 0) return [];
+  const user = ctx.actor.user;
+  const ids = list.map((f) => f.id);
+  const missing = ids.filter((id) => !known?.has(id));
+  const rights = new Map([...(known ?? []), ...(await resolveRights(ctx.db, user, missing))]);
+  const owners = mode === "light" ? new Map<number, string>() : await loadOwnerNames(ctx.db, list.map((f) => f.ownerId));
+  const full = mode === "full" ? await loadFullExtras(ctx, list) : null;
+
+  return list.map((folder) => {
+    const r = rights.get(folder.id)!;
+    const json: FolderJson = { id: folder.id, name: folder.name, parent_id: folder.parentId ?? 0, ...folderCans(r) };
+    if (mode !== "light") {
+      Object.assign(json, {
+        creation: iso(folder.createdAt),
+        modification: iso(folder.modifiedAt),
+        owner: owners.get(folder.ownerId) ?? "",
+        owner_id: String(folder.ownerId),
+      });
+    }
+    if (full) {
+      const stats = full.stats.get(folder.id);
+      Object.assign(json, {
+        can_dlink: r.share && full.features.direct_link,
+        can_ulink: r.share && full.features.upload_link,
+        can_admin_rights: r.share,
+        can_admin_alerts: r.share,
+        ...(full.selfAlert ? { self_alert: false } : {}),
+        shared: folder.space === "private" && full.shared.has(folder.id),
+        size: stats?.size ?? 0,
+        nb_d_folders: stats?.nb_d_folders ?? 0,
+        nb_d_files: stats?.nb_d_files ?? 0,
+        nb_folders: stats?.nb_folders ?? 0,
+        nb_files: stats?.nb_files ?? 0,
+        quota: folder.quota,
+        purge_frequency: folder.purgeFrequency,
+        path: `/${folder.path.join("/")}`,
+        path_name: full.pathNames.get(folder.id) ?? "/",
+      });
+    }
+    return json;
+  });
+}
+
+async function loadFullExtras(ctx: AuthedCtx, list: Folder[]) {
+  const config = await getPlatformConfig(ctx.db);
+  const ids = list.map((f) => f.id);
+  const ancestorIds = [...new Set(list.flatMap((f) => f.path))];
+  const [stats, shared, ancestors] = await Promise.all([
+    loadFolderStats(ctx.db, ids),
+    loadSharedFolderIds(ctx, ids),
+    loadAncestorNames(ctx, ancestorIds),
+  ]);
+  const pathNames = new Map<number, string>();
+  for (const f of list) {
+    // path_name shows only the ancestors the caller may browse (contract: limited by rights).
+    const names = f.path.map((id) => ancestors.get(id)).filter((n): n is string => n !== undefined);
+    pathNames.set(f.id, `/${names.join("/")}`);
+  }
+  return { stats, shared, pathNames, features: config.features, selfAlert: config.self_alert };
+}
+
+async function loadAncestorNames(ctx: AuthedCtx, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rights = await resolveRights(ctx.db, ctx.actor.user, ids);
+  const found = rows<{ id: number; name: string }>(
+    await ctx.db.execute(sql`SELECT id, name FROM folders WHERE id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`),
+  );
+  return new Map(found.filter((f) => rights.get(Number(f.id))?.browse).map((f) => [Number(f.id), f.name]));
+}
+
+/** Folders carrying a right, or below one that does (a private folder "shared" with others). */
+async function loadSharedFolderIds(ctx: AuthedCtx, ids: number[]): Promise<Set<number>> {
+  const found = rows<{ id: number }>(
+    await ctx.db.execute(sql`
+      SELECT f.id FROM folders f
+      WHERE f.id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})
+        AND EXISTS (SELECT 1 FROM rights r WHERE r.folder_id = ANY(f.path || f.id))`),
+  );
+  return new Set(found.map((r) => Number(r.id)));
+}
