@@ -86,6 +86,7 @@ CREATE TABLE "trash_items" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"folder_id" integer,
 	"file_id" integer,
+	"version_ids" integer[],
 	"owner_id" integer NOT NULL,
 	"deleted_by" integer,
 	"original_parent_id" integer,

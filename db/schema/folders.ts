@@ -41,6 +41,8 @@ export const trashItems = pgTable(
     id: serial("id").primaryKey(),
     folderId: integer("folder_id"),
     fileId: integer("file_id"),
+    /** When only some versions of a file were deleted, those versions; null for the whole file. */
+    versionIds: integer("version_ids").array(),
     /** Whose trash it is in: the owner of the space it came from. */
     ownerId: integer("owner_id").notNull().references(() => users.id),
     deletedBy: integer("deleted_by").references(() => users.id),

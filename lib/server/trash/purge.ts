@@ -1,0 +1,51 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+import { fileVersions, files, folders, trashItems, type TrashItem } from "@/db/schema";
+import { enqueueJob } from "../jobs/enqueue";
+import { refreshCurrentVersion } from "./send-to-trash";
+
+/**
+ * Removes a trash item's content for good. Blobs are not deleted here: copies and clones may
+ * share them; the blob collector job deletes those no version references any more.
+ */
+export async function purgeTrashItem(db: DbOrTx, item: TrashItem): Promise<void> {
+  if (item.folderId !== null) {
+    await db.delete(files).where(eq(files.trashId, item.id));
+    // Children first is not needed: folders reference parents by id only, without a foreign key.
+    await db.delete(folders).where(eq(folders.trashId, item.id));
+  } else if (item.fileId !== null && item.versionIds?.length) {
+    await db.delete(fileVersions).where(and(eq(fileVersions.fileId, item.fileId), inArray(fileVersions.id, item.versionIds)));
+    await refreshCurrentVersion(db, item.fileId);
+  } else if (item.fileId !== null) {
+    await db.delete(files).where(eq(files.id, item.fileId));
+  }
+  await db.delete(trashItems).where(eq(trashItems.id, item.id));
+  await scheduleBlobCollection(db);
+}
+
+/** Deletes a live folder and its subtree for good (delete with trash=0). */
+export async function purgeFolderTree(db: DbOrTx, folderId: number): Promise<void> {
+  const subtree = sql`(${folders.id} = ${folderId} OR ${folders.path} @> ARRAY[${folderId}::int])`;
+  const subtreeFiles = db.select({ id: files.id }).from(files).where(inArray(files.folderId, db.select({ id: folders.id }).from(folders).where(subtree)));
+  await db.delete(trashItems).where(inArray(trashItems.fileId, subtreeFiles));
+  await db.delete(files).where(inArray(files.folderId, db.select({ id: folders.id }).from(folders).where(subtree)));
+  await db.delete(trashItems).where(inArray(trashItems.folderId, db.select({ id: folders.id }).from(folders).where(subtree)));
+  await db.delete(folders).where(subtree);
+  await scheduleBlobCollection(db);
+}
+
+/** Deletes versions (or a whole file when `versionIds` is null) for good. */
+export async function purgeFileContent(db: DbOrTx, fileId: number, versionIds: number[] | null): Promise<void> {
+  if (versionIds === null) {
+    await db.delete(files).where(eq(files.id, fileId));
+  } else {
+    await db.delete(fileVersions).where(inArray(fileVersions.id, versionIds));
+    await refreshCurrentVersion(db, fileId);
+  }
+  await scheduleBlobCollection(db);
+}
+
+/** One pending collection at a time, a little later, so a burst of deletions costs one pass. */
+export async function scheduleBlobCollection(db: DbOrTx) {
+  await enqueueJob(db, "blobs.collect", {}, { dedupeKey: "blobs.collect", runAt: new Date(Date.now() + 10_000) });
+}

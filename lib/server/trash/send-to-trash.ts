@@ -1,0 +1,66 @@
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+import { fileVersions, files, folders, trashItems, type FileRow, type Folder, type TrashItem } from "@/db/schema";
+
+type Who = { deletedBy: number };
+
+/**
+ * Whose trash an item lands in: the owner of the space's top folder for private spaces (so the
+ * owner can restore what a collaborator deleted), the person deleting otherwise.
+ */
+export async function trashOwnerOf(db: DbOrTx, folder: Pick<Folder, "id" | "path" | "space" | "ownerId">, deletedBy: number): Promise<number> {
+  if (folder.space !== "private") return deletedBy;
+  const topId = folder.path[0] ?? folder.id;
+  const [top] = await db.select({ ownerId: folders.ownerId }).from(folders).where(eq(folders.id, topId));
+  return top?.ownerId ?? deletedBy;
+}
+
+/** Sends a folder and its live subtree to the trash as one item. */
+export async function sendFolderToTrash(db: DbOrTx, folder: Folder, who: Who): Promise<TrashItem> {
+  const [item] = await db
+    .insert(trashItems)
+    .values({ folderId: folder.id, ownerId: await trashOwnerOf(db, folder, who.deletedBy), deletedBy: who.deletedBy, originalParentId: folder.parentId, name: folder.name })
+    .returning();
+  const now = new Date();
+  await db
+    .update(folders)
+    .set({ deletedAt: now, trashId: item.id })
+    .where(and(isNull(folders.deletedAt), sql`(${folders.id} = ${folder.id} OR ${folders.path} @> ARRAY[${folder.id}::int])`));
+  await db
+    .update(files)
+    .set({ deletedAt: now, trashId: item.id })
+    .where(and(isNull(files.deletedAt), inArray(files.folderId, db.select({ id: folders.id }).from(folders).where(eq(folders.trashId, item.id)))));
+  return item;
+}
+
+/** Sends a whole file (every version) to the trash. */
+export async function sendFileToTrash(db: DbOrTx, file: FileRow, folder: Folder, who: Who): Promise<TrashItem> {
+  const [item] = await db
+    .insert(trashItems)
+    .values({ fileId: file.id, ownerId: await trashOwnerOf(db, folder, who.deletedBy), deletedBy: who.deletedBy, originalParentId: file.folderId, name: file.name })
+    .returning();
+  await db.update(files).set({ deletedAt: new Date(), trashId: item.id }).where(eq(files.id, file.id));
+  return item;
+}
+
+/**
+ * Sends some versions of a file to the trash; the file stays live on its newest remaining version.
+ * The caller sends the whole file instead when no version would remain.
+ */
+export async function sendVersionsToTrash(db: DbOrTx, file: FileRow, folder: Folder, versionIds: number[], who: Who): Promise<TrashItem> {
+  const [item] = await db
+    .insert(trashItems)
+    .values({ fileId: file.id, versionIds, ownerId: await trashOwnerOf(db, folder, who.deletedBy), deletedBy: who.deletedBy, originalParentId: file.folderId, name: file.name })
+    .returning();
+  await db.update(fileVersions).set({ deletedAt: new Date() }).where(inArray(fileVersions.id, versionIds));
+  await refreshCurrentVersion(db, file.id);
+  return item;
+}
+
+/** Points a file at its newest live version (after versions were trashed, restored or purged). */
+export async function refreshCurrentVersion(db: DbOrTx, fileId: number) {
+  await db.execute(sql`
+    UPDATE files SET current_version_id = (
+      SELECT id FROM file_versions WHERE file_id = ${fileId} AND deleted_at IS NULL ORDER BY number DESC LIMIT 1)
+    WHERE id = ${fileId}`);
+}
