@@ -17,6 +17,7 @@ const STATUS = {
   locked: 423,
   too_many_requests: 429,
   internal_error: 500,
+  smtp_failed: 502,
   service_unavailable: 503,
   insufficient_storage: 507,
 } as const;

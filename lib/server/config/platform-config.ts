@@ -1,45 +1,9 @@
-import { z } from "zod";
 import type { DbOrTx } from "@/db";
 import { platformConfig } from "@/db/schema";
+import { configSchema, type PlatformConfig } from "@/lib/contracts/config";
 
-export const featuresSchema = z.object({
-  trash: z.boolean(),
-  versioning: z.boolean(),
-  lock: z.boolean(),
-  direct_link: z.boolean(),
-  upload_link: z.boolean(),
-  edit: z.boolean(),
-  invitations: z.boolean(),
-});
-
-export const smtpSchema = z.object({
-  smtp_host: z.string(),
-  smtp_port: z.number().int().min(0).max(65535),
-  smtp_auth: z.boolean(),
-  smtp_secure: z.boolean(),
-  smtp_username: z.string(),
-  smtp_password: z.string(),
-  smtp_from: z.string(),
-});
-
-export const configSchema = z.object({
-  platform_name: z.string().min(1).max(100),
-  /** Longest life of a session, in minutes. */
-  session_limit: z.number().int().min(1).max(525_600),
-  /** Longest pause between two requests of a session, in minutes. */
-  session_idle: z.number().int().min(1).max(525_600),
-  password_min_length: z.number().int().min(6).max(128),
-  self_alert: z.boolean(),
-  trash_retention_days: z.number().int().min(0).max(36_500),
-  /** Platform quota in bytes; null means none. */
-  quota: z.number().int().min(0).nullable(),
-  /** Create a group named after a user's organization and join the user to it. */
-  organization_groups: z.boolean(),
-  features: featuresSchema,
-  smtp: smtpSchema,
-});
-
-export type PlatformConfig = z.infer<typeof configSchema>;
+// The schemas live with the contracts (shared with the web client); re-exported for the services.
+export { configSchema, featuresSchema, smtpSchema, type PlatformConfig } from "@/lib/contracts/config";
 
 export const DEFAULT_CONFIG: PlatformConfig = {
   platform_name: "Coffre",
@@ -68,10 +32,15 @@ const TTL_MS = 2000;
 
 export async function getPlatformConfig(db: DbOrTx): Promise<PlatformConfig> {
   if (cached && Date.now() - cached.at < TTL_MS) return cached.value;
-  const stored = await db.select().from(platformConfig);
-  const value = mergeConfig(DEFAULT_CONFIG, Object.fromEntries(stored.map((r) => [r.key, r.value])));
+  const value = await readStoredConfig(db);
   cached = { value, at: Date.now() };
   return value;
+}
+
+/** The configuration as stored now, bypassing the cache (for changes made in a transaction). */
+export async function readStoredConfig(db: DbOrTx): Promise<PlatformConfig> {
+  const stored = await db.select().from(platformConfig);
+  return mergeConfig(DEFAULT_CONFIG, Object.fromEntries(stored.map((r) => [r.key, r.value])));
 }
 
 export function forgetCachedConfig() {

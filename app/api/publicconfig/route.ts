@@ -1,0 +1,10 @@
+import { readPublicConfig } from "@/lib/server/config/read-public-config";
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+
+export const runtime = "nodejs";
+
+// GET /api/publicconfig: platform name, features, password rule, languages, version (no token)
+export const GET = route({ auth: "none" }, ({ ctx }) => readPublicConfig(ctx));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

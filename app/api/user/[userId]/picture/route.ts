@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { principalId } from "@/lib/server/http/schemas";
+import { deletePicture } from "@/lib/server/pictures/delete-picture";
+import { readPicture } from "@/lib/server/pictures/read-picture";
+import { updatePicture } from "@/lib/server/pictures/update-picture";
+
+export const runtime = "nodejs";
+
+const params = z.object({ userId: principalId });
+
+// GET /api/user/(userId)/picture: a user's picture (image/webp); 404 when none
+export const GET = route({ params }, ({ ctx, params, req }) => readPicture(ctx, params.userId, req));
+
+// POST /api/user/(userId)/picture: multipart part targetFile, at most 16 MB; body "OK"
+export const POST = route({ params }, async ({ ctx, params, req }) => {
+  await updatePicture(ctx, params.userId, req);
+  return new Response("OK", { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+});
+
+// DELETE /api/user/(userId)/picture: remove a user's picture
+export const DELETE = route({ params }, ({ ctx, params }) => deletePicture(ctx, params.userId));
+
+export const { PUT, PATCH } = otherMethods({ GET, POST, DELETE });

@@ -1,0 +1,80 @@
+import { and, eq, isNull, ne } from "drizzle-orm";
+import { sessions, users, type User } from "@/db/schema";
+import type { UpdateAccountInput } from "@/lib/contracts/account";
+import { writeLog } from "../audit/write-log";
+import { assertStrongPassword, hashPassword, verifyPassword } from "../auth/passwords";
+import { assertNotThrottled, clearFailures, recordFailure } from "../auth/throttle";
+import { getPlatformConfig } from "../config/platform-config";
+import type { AuthedCtx } from "../context";
+import { AppError, forbidden, notFound } from "../errors";
+import { presentUser } from "../users/serialize-user";
+import { currentLanguage } from "./current-language";
+
+const PROFILE_FIELDS = ["lastname", "firstname", "email", "phone", "organization"] as const;
+type ProfileField = (typeof PROFILE_FIELDS)[number];
+
+/**
+ * PUT /account: the caller changes their own details, language and password. When an
+ * administrator turned can_edit_options off, the profile fields are refused but the language
+ * and the password may still change (neither is information about the person). External
+ * directory accounts change nothing here: the directory owns them. Changing one's own
+ * organization never joins a group (organization_groups): an existing group of that name
+ * would hand over its rights; administrators' updates of the user apply that option.
+ */
+export async function updateAccount(ctx: AuthedCtx, input: UpdateAccountInput, acceptLanguage: string | null) {
+  const user = ctx.actor.user;
+  if (user.ldap) throw forbidden("Unavailable for external-directory accounts");
+
+  // Fields sent back unchanged (a form posting everything) are not changes.
+  const profile: Partial<Pick<User, ProfileField>> = {};
+  for (const field of PROFILE_FIELDS) {
+    const value = input[field];
+    if (value !== undefined && value !== user[field]) profile[field] = value;
+  }
+  const changed: string[] = Object.keys(profile);
+  if (changed.length && !user.canEditOptions) {
+    throw forbidden("Your administrator does not allow you to change your account details");
+  }
+  const language = input.language !== undefined && input.language !== user.language ? input.language : undefined;
+  if (language) changed.push("language");
+  const passwordHash = input.new_password === undefined ? undefined : await checkPasswordChange(ctx, input.old_password, input.new_password);
+
+  if (changed.length === 0 && !passwordHash) return presentUser(ctx.db, user, { currentLanguage: currentLanguage(user.language, acceptLanguage) });
+
+  const updated = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({ ...profile, ...(language ? { language } : {}), ...(passwordHash ? { passwordHash } : {}) })
+      .where(and(eq(users.id, user.id), isNull(users.deletedAt)))
+      .returning();
+    if (!row) throw notFound("User");
+    const who = { actor: user, request: ctx.request };
+    if (passwordHash) {
+      // A changed password ends every other session: whoever knew the old one is signed out.
+      const keep = ctx.actor.sessionId;
+      await tx.delete(sessions).where(and(eq(sessions.userId, user.id), keep === null ? undefined : ne(sessions.id, keep)));
+      await writeLog(tx, who, { type: "ADMLLOG_PASSWORD", message: "Changed the account password; other sessions signed out", objectType: "user", objectId: user.id, object: user.login });
+    }
+    if (changed.length) {
+      await writeLog(tx, who, { type: "ADMLLOG_UPDATE", message: `Updated the account: ${changed.join(", ")}`, objectType: "user", objectId: user.id, object: user.login });
+    }
+    return row;
+  });
+  return presentUser(ctx.db, updated, { currentLanguage: currentLanguage(updated.language, acceptLanguage) });
+}
+
+/** The old password must be right (throttled like sign-ins, so a stolen token cannot guess it). */
+async function checkPasswordChange(ctx: AuthedCtx, oldPassword: string | undefined, newPassword: string): Promise<string> {
+  const user = ctx.actor.user;
+  if (!oldPassword) throw new AppError("forbidden", "Give your current password (old_password) to change it");
+  const scope = { namespace: "password", subject: String(user.id), ip: ctx.request.ip };
+  await assertNotThrottled(ctx.db, scope);
+  if (!(await verifyPassword(user.passwordHash, oldPassword))) {
+    await recordFailure(ctx.db, scope);
+    throw new AppError("forbidden", "The current password (old_password) is wrong");
+  }
+  await clearFailures(ctx.db, scope);
+  const config = await getPlatformConfig(ctx.db);
+  assertStrongPassword(newPassword, config.password_min_length);
+  return hashPassword(newPassword);
+}

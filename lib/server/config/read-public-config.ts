@@ -1,0 +1,16 @@
+import packageJson from "@/package.json";
+import { LANGUAGES } from "@/lib/contracts/users";
+import type { Ctx } from "../context";
+import { getPlatformConfig } from "./platform-config";
+
+/** GET /publicconfig (no token): what the sign-in and public pages need; nothing secret. */
+export async function readPublicConfig(ctx: Ctx) {
+  const config = await getPlatformConfig(ctx.db);
+  return {
+    platform_name: config.platform_name,
+    features: config.features,
+    password_min_length: config.password_min_length,
+    languages: [...LANGUAGES],
+    version: packageJson.version,
+  };
+}

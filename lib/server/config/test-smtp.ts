@@ -1,0 +1,59 @@
+import { format } from "node:util";
+import nodemailer from "nodemailer";
+import type { Logger, LoggerLevel } from "nodemailer/lib/shared";
+import { PASSWORD_MASK, type SmtpTestInput } from "@/lib/contracts/config";
+import { type AuthedCtx, isAdmin } from "../context";
+import { AppError, forbidden } from "../errors";
+import { smtpFailure, smtpOptions } from "../mail/transport";
+import { getPlatformConfig } from "./platform-config";
+
+/**
+ * POST /config/smtp/test: sends a real mail with the given settings, without saving them, and
+ * reports the server's own answer (api.md: 200 {ok, response}; the server's answer otherwise).
+ */
+export async function testSmtp(ctx: AuthedCtx, input: SmtpTestInput) {
+  if (!isAdmin(ctx.actor.user)) throw forbidden("Administrators only");
+  const { platform_name, smtp } = await getPlatformConfig(ctx.db);
+  const to = input.to ?? ctx.actor.user.email.split(",")[0]?.trim();
+  if (!to) throw new AppError("invalid_request", "Give `to`: your account has no email address to send the test to");
+  // The settings form shows the stored password masked; sent back as is, it means "the stored one".
+  const pass = input.smtp_password === PASSWORD_MASK ? smtp.smtp_password : input.smtp_password;
+
+  const log: string[] = [];
+  const transporter = nodemailer.createTransport({
+    ...smtpOptions({
+      host: input.smtp_host,
+      port: input.smtp_port,
+      secure: input.smtp_secure,
+      auth: input.smtp_auth ? { user: input.smtp_username, pass } : null,
+    }),
+    ...(input.smtp_debug ? { logger: collectInto(log), debug: true } : {}),
+  });
+  try {
+    const info = await transporter.sendMail({
+      from: input.smtp_from ?? smtp.smtp_from,
+      to,
+      subject: `${platform_name}: SMTP test`,
+      text: `This test mail was sent by ${platform_name} to check its SMTP settings (${input.smtp_host}:${input.smtp_port}).\n`,
+    });
+    return { ok: true as const, response: info.response, ...(input.smtp_debug ? { log } : {}) };
+  } catch (error) {
+    const failure = smtpFailure(error);
+    throw new AppError("smtp_failed", `The SMTP test failed: ${failure.message}`, {
+      response: failure.response,
+      ...(failure.code ? { code: failure.code } : {}),
+      ...(failure.command ? { command: failure.command } : {}),
+      ...(input.smtp_debug ? { log } : {}),
+    });
+  } finally {
+    transporter.close();
+  }
+}
+
+// nodemailer masks credentials in its own log lines ("/* secret */").
+function collectInto(lines: string[]): Logger {
+  const write = (level: LoggerLevel) => (_entry: unknown, message: string, ...args: unknown[]) => {
+    if (lines.length < 500) lines.push(`${level}: ${format(message, ...args)}`);
+  };
+  return { level: () => {}, trace: write("trace"), debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error"), fatal: write("fatal") };
+}

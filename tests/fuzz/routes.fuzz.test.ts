@@ -1,0 +1,148 @@
+import { randomBytes } from "node:crypto";
+import fc from "fast-check";
+import { NextRequest } from "next/server";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb, getDb, rows, sql } from "@/db";
+import { createAdmin, createTestUser, type TestUser } from "../helpers/factories";
+import { listRoutes, type RouteModule } from "./route-catalogue";
+
+// Malformed input on every route: never a 5xx, always the contract's error body, and a refused
+// request changes nothing stored. Runs on a database of its own so that the whole database can
+// be compared before and after each refused request.
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
+// Tables that legitimately change on refused requests: the audit log (failed attempts are
+// logged), throttling counters and session last-use times.
+const VOLATILE = new Set(["logs", "login_throttles", "sessions", "__drizzle_migrations"]);
+// Non-JSON protocols: tus answers in its own protocol; next-auth renders its own errors.
+const OWN_ERROR_FORMAT = [/^\/api\/tus/];
+// next-auth's handler needs Next's request scope (it calls cookies()), so it cannot be called
+// directly; it is third-party code, exercised over HTTP by the end-to-end sign-in journeys.
+const OUT_OF_SCOPE = [/^\/api\/auth\/\[\.\.\.nextauth\]/];
+
+const badSegment = fc.oneof(
+  fc.constantFrom("abc", "-1", "0", "1.5", "99999999999999999999", "1e309", "NaN", "%00", "..", "null", "2147483000", "%E2%80%AE", "x".repeat(300)),
+  fc.string({ maxLength: 30 }).map((s) => encodeURIComponent(s) || "z"),
+);
+const badValue = fc.oneof(
+  fc.constantFrom("", "-5", "abc", "1e400", "@xyz", "NaN", "-1", "99999999999999999999999", "true", "\u0000", "../../etc/passwd", "２０"),
+  fc.string({ maxLength: 20 }),
+);
+const queryKeys = ["depth", "full", "light", "filter", "offset_start", "nb_objects", "recursive", "trash", "versions", "copy", "alert", "latest", "keyword", "user_id", "folder_id", "all", "type", "statut", "date_start", "date_end", "search_label", "size_start", "size_end", "creation_start", "modification_end", "token", "member_of", "object", "meta", "global"];
+const fieldKeys = ["name", "parent_id", "folder_id", "target_id", "login", "password", "user", "email", "quota", "role", "groups", "members", "flags", "text", "hash", "token", "size", "target", "rights", "expiration", "language", "old_password", "new_password", "browse", "read", "write", "folderId", "filename", "chunk", "chunks"];
+const weirdJson = fc.oneof(
+  fc.constantFrom(null, -1, 1e308, true, "", [], {}, "x".repeat(5000), [1, 2], { nested: { deep: [null] } }, -9007199254740993),
+  fc.string({ maxLength: 40 }),
+  fc.integer(),
+);
+const body = fc.oneof(
+  fc.dictionary(fc.constantFrom(...fieldKeys), weirdJson, { maxKeys: 5 }).map((o) => ({ kind: "json" as const, text: JSON.stringify(o) })),
+  fc.anything({ maxDepth: 2 }).map((v) => ({ kind: "json" as const, text: JSON.stringify(v) ?? "null" })),
+  fc.constantFrom("{", "{\"name\":", "[1,", "\u0000", "<xml/>", "name=x&parent_id=y").map((text) => ({ kind: "json" as const, text })),
+  fc.constantFrom(
+    { kind: "multipart" as const, text: "--b\r\nContent-Disposition: form-data; name=\"targetFile\"; filename=\"a\"\r\n\r\nabc" },
+    { kind: "multipart" as const, text: "garbage without boundary" },
+    { kind: "xml" as const, text: "<a>1</a>" },
+  ),
+);
+const request = fc.record({
+  segments: fc.array(badSegment, { minLength: 3, maxLength: 3 }),
+  query: fc.dictionary(fc.constantFrom(...queryKeys), badValue, { maxKeys: 4 }),
+  body,
+  range: fc.option(fc.constantFrom("bytes=abc", "bytes=10-5", "bytes=-0", "bytes=999999999999-", "items=0-1", "bytes=0-1,5-9,x"), { nil: undefined }),
+  asId: fc.option(fc.constantFrom("abc", "-1", "2147483000", ""), { nil: undefined }),
+});
+
+let admin: TestUser;
+let user: TestUser;
+let dbName = "";
+let adminPg: ReturnType<typeof postgres> | undefined;
+
+beforeAll(async () => {
+  if (process.env.DATABASE_URL) {
+    // A database of our own: other test files share theirs and change it concurrently.
+    await closeDb();
+    const base = new URL(process.env.DATABASE_URL);
+    dbName = `coffre_fuzz_${randomBytes(4).toString("hex")}`;
+    adminPg = postgres(base.toString(), { max: 1, onnotice: () => {} });
+    await adminPg.unsafe(`CREATE DATABASE ${dbName}`);
+    base.pathname = `/${dbName}`;
+    process.env.DATABASE_URL = base.toString();
+  }
+  await getDb();
+  admin = await createAdmin();
+  user = await createTestUser();
+}, 120_000);
+
+afterAll(async () => {
+  await closeDb();
+  if (adminPg && dbName) {
+    await adminPg.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await adminPg.end();
+  }
+});
+
+async function digest(): Promise<string> {
+  const db = await getDb();
+  const tables = rows<{ name: string }>(await db.execute(sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`))
+    .map((t) => t.name)
+    .filter((t) => !VOLATILE.has(t));
+  const parts: string[] = [];
+  for (const t of tables) {
+    const [r] = rows<{ h: string | null }>(await db.execute(sql.raw(`SELECT md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS h FROM "${t}" x`)));
+    parts.push(`${t}:${r.h}`);
+  }
+  return parts.join(",");
+}
+
+describe("malformed input on every route", () => {
+  const routes = listRoutes().filter((r) => !OUT_OF_SCOPE.some((re) => re.test(r.template)));
+
+  it("finds the routes", () => {
+    expect(routes.length).toBeGreaterThan(20);
+  });
+
+  for (const route of routes) {
+    it(`${route.template}: no 5xx, the error body, nothing changed by a refusal`, async () => {
+      const mod = (await import(route.file)) as RouteModule;
+      const ownFormat = OWN_ERROR_FORMAT.some((re) => re.test(route.template));
+      let before = await digest();
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...METHODS), request, fc.boolean(), async (method, input, asOther) => {
+          const handler = mod[method] as ((req: Request, ctx: unknown) => Promise<Response>) | undefined;
+          if (typeof handler !== "function") return;
+          // Signing out is a valid request whatever its input; it would only end the fuzz session.
+          if (route.template === "/api/auth" && method === "DELETE") return;
+          const params = Object.fromEntries(route.params.map((p, i) => [p.name, p.catchAll ? [input.segments[i]] : input.segments[i]]));
+          const url = new URL(`http://coffre.test${route.params.reduce((t, p, i) => t.replace(/\[+(\.\.\.)?[^\]]+\]+/, input.segments[i]), route.template)}`);
+          for (const [k, v] of Object.entries(input.query)) url.searchParams.set(k, v);
+          const headers = new Headers({ authorization: `Bearer ${asOther ? user.token : admin.token}` });
+          const contentType = { json: "application/json", multipart: "multipart/form-data; boundary=b", xml: "text/xml" }[input.body.kind];
+          if (method !== "GET") headers.set("content-type", contentType);
+          if (input.range) headers.set("range", input.range);
+          if (input.asId !== undefined) headers.set("asid", input.asId);
+          // Next hands route handlers a NextRequest; next-auth relies on it.
+          const req = new NextRequest(url, { method, headers, body: method === "GET" ? undefined : input.body.text });
+          const res = await handler(req, { params: Promise.resolve(params) });
+          const text = await res.text();
+          expect(res.status, `${method} ${url.pathname}${url.search} → ${res.status} ${text.slice(0, 300)}`).toBeLessThan(500);
+          if (res.status >= 400) {
+            if (!ownFormat) {
+              expect(res.headers.get("content-type"), `${method} ${url.pathname}`).toMatch(/application\/json/);
+              const parsed = JSON.parse(text);
+              expect(typeof parsed.error).toBe("string");
+              expect(typeof parsed.code).toBe("string");
+            }
+            const after = await digest();
+            expect(after, `${method} ${url.pathname}${url.search} was refused (${res.status}) but changed stored data`).toBe(before);
+          } else {
+            before = await digest();
+          }
+        }),
+        { numRuns: RUNS, endOnFailure: true },
+      );
+    });
+  }
+});

@@ -1,0 +1,97 @@
+import { SMTPServer } from "smtp-server";
+
+export type ReceivedMail = {
+  from: string;
+  to: string[];
+  /** The message as the server received it (headers and body). */
+  raw: string;
+  subject: string;
+  /** The body with quoted-printable soft breaks and escapes undone. */
+  text: string;
+  user?: string;
+};
+
+export type TestSmtpServer = {
+  host: string;
+  port: number;
+  url: string;
+  received: ReceivedMail[];
+  /** Resolves with the first mail (already received or arriving) that matches. */
+  waitFor: (match: (mail: ReceivedMail) => boolean, timeoutMs?: number) => Promise<ReceivedMail>;
+  close: () => Promise<void>;
+};
+
+/**
+ * A real SMTP server on a free local port that keeps what it receives. Plain text only (no
+ * STARTTLS), authentication optional; with `auth`, only those credentials are accepted.
+ */
+export async function startSmtpServer(options: { auth?: { user: string; pass: string } } = {}): Promise<TestSmtpServer> {
+  const received: ReceivedMail[] = [];
+  const waiters: { match: (m: ReceivedMail) => boolean; resolve: (m: ReceivedMail) => void }[] = [];
+  const server = new SMTPServer({
+    authOptional: !options.auth,
+    allowInsecureAuth: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onAuth(auth, _session, callback) {
+      if (!options.auth || (auth.username === options.auth.user && auth.password === options.auth.pass)) return callback(null, { user: auth.username });
+      callback(Object.assign(new Error("Invalid username or password"), { responseCode: 535 }));
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        const raw = Buffer.concat(chunks).toString("utf8");
+        const mail: ReceivedMail = {
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          subject: headerOf(raw, "subject"),
+          text: bodyOf(raw),
+          user: typeof session.user === "string" ? session.user : undefined,
+        };
+        received.push(mail);
+        for (const w of [...waiters]) {
+          if (w.match(mail)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve(mail);
+          }
+        }
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    host: "127.0.0.1",
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    waitFor(match, timeoutMs = 10_000) {
+      const found = received.find(match);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("no matching mail arrived")), timeoutMs);
+        waiters.push({ match, resolve: (m) => (clearTimeout(timer), resolve(m)) });
+      });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function headerOf(raw: string, name: string): string {
+  const head = raw.split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, " ");
+  const line = head.split(/\r?\n/).find((l) => l.toLowerCase().startsWith(`${name}:`));
+  return line ? line.slice(name.length + 1).trim() : "";
+}
+
+function bodyOf(raw: string): string {
+  const at = raw.search(/\r?\n\r?\n/);
+  const body = at < 0 ? "" : raw.slice(at).replace(/^\r?\n\r?\n/, "");
+  if (!/quoted-printable/i.test(headerOf(raw, "content-transfer-encoding"))) return body;
+  return body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}

@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+
+export type AppServer = { url: string; port: number; proc: ChildProcess; output: () => string; kill: (signal?: NodeJS.Signals) => Promise<void> };
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+/** Starts the BUILT app (`next start`) and waits until /api/health answers. */
+export async function startApp(env: Record<string, string>, port?: number): Promise<AppServer> {
+  const p = port ?? (await freePort());
+  const proc = spawn(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(p), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ADMIN_LOGIN: "admin", ADMIN_PASSWORD: "Adm1n-password", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let log = "";
+  proc.stdout!.on("data", (d) => (log += d));
+  proc.stderr!.on("data", (d) => (log += d));
+  const url = `http://127.0.0.1:${p}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited early:\n${log}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.status === 200) break;
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${log}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    port: p,
+    proc,
+    output: () => log,
+    kill: async (signal: NodeJS.Signals = "SIGTERM") => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      const exited = new Promise((r) => proc.once("exit", r));
+      // `next start` runs the server in child processes: signal the whole group.
+      try {
+        process.kill(-proc.pid!, signal);
+      } catch {}
+      await exited;
+    },
+  };
+}
+
+export async function signIn(url: string, user = "admin", password = "Adm1n-password"): Promise<string> {
+  const res = await fetch(`${url}/api/auth`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ user, password }) });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+export async function api<T = any>(url: string, token: string, method: string, p: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${url}/api${p}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {}
+  return { status: res.status, body: parsed as T };
+}
