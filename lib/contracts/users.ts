@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { dateInput, principalId } from "@/lib/server/http/schemas";
+import { dateInput, flag, paging, principalId } from "@/lib/server/http/schemas";
 
 export const LANGUAGES = ["auto", "fr", "en", "es", "pt", "cn", "de", "it"] as const;
 export const language = z.enum(LANGUAGES);
 
-const groupRef = z.union([principalId, z.object({ id: principalId }).loose()]).transform((g) => (typeof g === "number" ? g : g.id));
+/** A user or group given by its id, or by an object carrying it (clients send back what they read). */
+export const principalRef = z.union([principalId, z.object({ id: principalId }).loose()]).transform((g) => (typeof g === "number" ? g : g.id));
 const name = z.string().trim().max(255);
 
 export const userFields = {
@@ -17,7 +18,7 @@ export const userFields = {
   language: language.optional(),
   quota: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
   expire: dateInput.nullable().optional(),
-  groups: z.array(groupRef).max(1000).optional(),
+  groups: z.array(principalRef).max(1000).optional(),
   can_edit_options: z.boolean().optional(),
   role: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).optional(),
 };
@@ -31,6 +32,16 @@ export const login = z
 
 export const createUserBody = z.object({ login, password: z.string().min(1).max(1024), ...userFields });
 export const updateUserBody = z.object({ login: login.optional(), password: z.string().min(1).max(1024).optional(), ...userFields });
+
+export const userParams = z.object({ userId: principalId });
+/** `alert`: mail the login and password to the user (on update, only when the password changes). */
+export const alertQuery = z.object({ alert: flag });
+export const listUsersQuery = z.object({
+  ...paging,
+  keyword: z.string().trim().max(255).optional(),
+  /** A group login. */
+  member_of: z.string().trim().min(1).max(255).optional(),
+});
 
 export const groupSummary = z.object({ id: z.string(), login: z.string() });
 

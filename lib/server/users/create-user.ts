@@ -8,7 +8,7 @@ import { getPlatformConfig } from "../config/platform-config";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { createPrivateSpace } from "../folders/create-private-space";
-import { joinOrganizationGroup } from "../groups/organization-group";
+import { assertManagerMayJoinOrganization, joinOrganizationGroup } from "../groups/organization-group";
 import { queueMail } from "../mail/queue-mail";
 import { groupIdsManagedBy, presentUser } from "./serialize-user";
 
@@ -22,8 +22,9 @@ export async function createUser(ctx: AuthedCtx, input: Input, options: { alert:
   const actor = ctx.actor.user;
   const role = input.role ?? 1;
   let groupIds = [...new Set(input.groups ?? [])];
+  let managed: number[] = [];
   if (actor.role === 4) {
-    const managed = await groupIdsManagedBy(ctx.db, actor.id);
+    managed = await groupIdsManagedBy(ctx.db, actor.id);
     if (managed.length === 0) throw new AppError("forbidden", "You manage no group");
     if (role === 3 || role === 4) throw new AppError("forbidden", "Managers may only create external users and users");
     if (groupIds.length === 0) groupIds = managed;
@@ -32,13 +33,17 @@ export async function createUser(ctx: AuthedCtx, input: Input, options: { alert:
     throw new AppError("forbidden", "Only administrators and managers create users");
   }
   const config = await getPlatformConfig(ctx.db);
+  if (actor.role === 4 && config.organization_groups && input.organization) await assertManagerMayJoinOrganization(ctx.db, managed, input.organization);
   assertStrongPassword(input.password, config.password_min_length);
   const passwordHash = await hashPassword(input.password);
 
   const user = await ctx.db.transaction(async (tx) => {
     if (groupIds.length) {
-      const found = await tx.select({ id: groups.id }).from(groups).where(inArray(groups.id, groupIds));
+      const found = await tx.select({ id: groups.id, login: groups.login, ldap: groups.ldap }).from(groups).where(inArray(groups.id, groupIds));
       if (found.length !== groupIds.length) throw new AppError("not_found", "A group in `groups` does not exist");
+      // Only groups named in the request: a manager's default (all the groups they manage) stays as it was.
+      const directory = found.find((g) => g.ldap && input.groups?.includes(g.id));
+      if (directory) throw new AppError("forbidden", `The members of "${directory.login}" come from the external directory`);
     }
     const [created] = await tx
       .insert(users)

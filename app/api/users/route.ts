@@ -1,0 +1,11 @@
+import { listUsersQuery } from "@/lib/contracts/users";
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { listUsers } from "@/lib/server/users/list-users";
+
+export const runtime = "nodejs";
+
+// GET /api/users: list users by login (keyword, member_of, paging)
+export const GET = route({ query: listUsersQuery }, ({ ctx, query }) => listUsers(ctx, query));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

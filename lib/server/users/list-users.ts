@@ -1,0 +1,75 @@
+import { and, asc, count, eq, exists, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
+import type { z } from "zod";
+import { groupManagers, groupMembers, groups, users } from "@/db/schema";
+import type { listUsersQuery } from "@/lib/contracts/users";
+import type { AuthedCtx } from "../context";
+import { forbidden, notFound } from "../errors";
+import { envelope } from "../http/envelope";
+import { groupIdsManagedBy, loadUserRelations, serializeUser } from "./serialize-user";
+
+type Query = z.output<typeof listUsersQuery>;
+
+/**
+ * GET /users, ordered by login. Administrators list everyone; managers list the members of the
+ * groups they manage; other roles are refused.
+ */
+export async function listUsers(ctx: AuthedCtx, query: Query) {
+  const actor = ctx.actor.user;
+  const where: SQL[] = [isNull(users.deletedAt)];
+  let managed: number[] | null = null;
+
+  if (actor.role === 4) {
+    managed = await groupIdsManagedBy(ctx.db, actor.id);
+    if (managed.length === 0) throw forbidden("You manage no group");
+    where.push(
+      exists(
+        ctx.db
+          .select({ one: sql`1` })
+          .from(groupMembers)
+          .innerJoin(groupManagers, eq(groupManagers.groupId, groupMembers.groupId))
+          .where(and(eq(groupMembers.userId, users.id), eq(groupManagers.userId, actor.id))),
+      ),
+    );
+  } else if (actor.role !== 3) {
+    throw forbidden("Only administrators and managers list users");
+  }
+
+  if (query.member_of) {
+    const [group] = await ctx.db.select({ id: groups.id }).from(groups).where(sql`lower(${groups.login}) = lower(${query.member_of})`).limit(1);
+    // A manager learns nothing about groups they do not manage, not even whether they exist.
+    if (managed && !(group && managed.includes(group.id))) throw forbidden("You may only list the members of the groups you manage");
+    if (!group) throw notFound("Group");
+    where.push(exists(ctx.db.select({ one: sql`1` }).from(groupMembers).where(and(eq(groupMembers.userId, users.id), eq(groupMembers.groupId, group.id)))));
+  }
+
+  if (query.keyword) {
+    const pattern = `%${query.keyword.replace(/[\\%_]/g, "\\$&")}%`;
+    where.push(
+      or(
+        ilike(users.login, pattern),
+        ilike(users.firstname, pattern),
+        ilike(users.lastname, pattern),
+        ilike(users.email, pattern),
+        ilike(sql`${users.firstname} || ' ' || ${users.lastname}`, pattern),
+      )!,
+    );
+  }
+
+  const condition = and(...where);
+  const [page, [{ total }]] = await Promise.all([
+    ctx.db
+      .select()
+      .from(users)
+      .where(condition)
+      .orderBy(asc(sql`lower(${users.login})`), asc(users.id))
+      .offset(query.offset_start)
+      .limit(query.nb_objects),
+    ctx.db.select({ total: count() }).from(users).where(condition),
+  ]);
+  const relations = await loadUserRelations(ctx.db, page.map((u) => u.id));
+  return envelope(
+    page.map((u) => serializeUser(u, relations.get(u.id)!)),
+    query.offset_start,
+    total,
+  );
+}
