@@ -1,6 +1,7 @@
-import { inArray } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileLocks, type FileRow } from "@/db/schema";
+import { idArray } from "../folders/id-array";
 import { iso } from "../http/envelope";
 import { loadOwnerNames } from "../users/owner-names";
 
@@ -20,7 +21,8 @@ type LockRow = typeof fileLocks.$inferSelect;
 /** The Lock of each file (api.md: `file` is the numeric id of the current version; `file_guid` the GUID). */
 export async function loadLocks(db: DbOrTx, fileIds: number[]): Promise<Map<number, LockRow>> {
   if (fileIds.length === 0) return new Map();
-  const found = await db.select().from(fileLocks).where(inArray(fileLocks.fileId, [...new Set(fileIds)]));
+  // One array value rather than one parameter per id: listings pass thousands of files.
+  const found = await db.select().from(fileLocks).where(sql`${fileLocks.fileId} = ANY(${idArray(fileIds)})`);
   return new Map(found.map((l) => [l.fileId, l]));
 }
 

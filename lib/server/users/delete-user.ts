@@ -1,7 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Tx } from "@/db";
-import { folders, passwordResets, trashItems, users, type User } from "@/db/schema";
+import { folders, passwordResets, users, type User } from "@/db/schema";
 import { writeLog } from "../audit/write-log";
+import { sendFolderToTrash } from "../trash/send-to-trash";
 import type { AuthedCtx } from "../context";
 import { forbidden } from "../errors";
 import { revokeUserSessions } from "./revoke-user-sessions";
@@ -23,17 +24,13 @@ export async function deleteUser(ctx: AuthedCtx, userId: number): Promise<void> 
     await tx.update(users).set({ deletedAt: now }).where(eq(users.id, target.id));
     await revokeUserSessions(tx, target.id);
     await tx.delete(passwordResets).where(eq(passwordResets.userId, target.id));
-    await trashPrivateSpace(tx, target, actor.id, now);
+    await trashPrivateSpace(tx, target, actor.id);
     await writeLog(tx, { actor, request: ctx.request }, { type: "ADMLLOG_DELETE", message: `Deleted user ${target.login}`, objectType: "user", objectId: target.id, object: target.login });
   });
 }
 
-async function trashPrivateSpace(tx: Tx, owner: User, deletedBy: number, now: Date) {
+async function trashPrivateSpace(tx: Tx, owner: User, deletedBy: number) {
   if (!owner.privateRootId) return;
-  const [root] = await tx
-    .update(folders)
-    .set({ deletedAt: now })
-    .where(and(eq(folders.id, owner.privateRootId), isNull(folders.deletedAt)))
-    .returning({ id: folders.id });
-  if (root) await tx.insert(trashItems).values({ folderId: root.id, ownerId: owner.id, deletedBy, originalParentId: null, deletedAt: now });
+  const [root] = await tx.select().from(folders).where(and(eq(folders.id, owner.privateRootId), isNull(folders.deletedAt)));
+  if (root) await sendFolderToTrash(tx, root, { deletedBy });
 }

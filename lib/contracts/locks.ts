@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { flag, id, paging } from "@/lib/server/http/schemas";
+
+export const lockParams = z.object({ fileId: id });
+/** GET /locks and GET /locks/(folderId): the folder is optional. */
+export const listLocksParams = z.object({ folderId: id.optional() });
+export const listLocksQuery = z.object({ ...paging });
+/** `all`: every version; locks are per file here, so it changes nothing but is accepted. */
+export const unlockQuery = z.object({ all: flag });
+
+/**
+ * The contract's Lock (api.md: `file` is the numeric id of the current version, `file_guid` the
+ * GUID). An unlocked file answers locked false without owner, owner_id and date.
+ */
+export const lockResponse = z.object({
+  file: z.number(),
+  file_guid: z.string(),
+  owner: z.string().optional(),
+  owner_id: z.string().optional(),
+  locked: z.boolean(),
+  writeable: z.boolean(),
+  readable: z.boolean(),
+  date: z.string().nullable().optional(),
+});
+export type LockResponse = z.infer<typeof lockResponse>;
