@@ -1,0 +1,18 @@
+import { createFolderBody, createFolderQuery } from "@/lib/contracts/folders";
+import { copyFolder } from "@/lib/server/folders/copy-folder";
+import { createFolder } from "@/lib/server/folders/create-folder";
+import { modeOf } from "@/lib/server/http/mode";
+import { otherMethods } from "@/lib/server/http/methods";
+import { created, route } from "@/lib/server/http/route";
+
+export const runtime = "nodejs";
+
+// POST /api/folder: create a folder (201, or 200 with the existing one), or `copy` a folder tree into parent_id
+export const POST = route({ query: createFolderQuery, body: createFolderBody }, async ({ ctx, query, body }) => {
+  const mode = modeOf(query);
+  if (query.copy !== undefined) return created(await copyFolder(ctx, query.copy, body.parent_id, mode));
+  const result = await createFolder(ctx, body, mode);
+  return result.created ? created(result.folder) : result.folder;
+});
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -1,0 +1,118 @@
+import { and, eq, gte, isNull, lte, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { rows, type DbOrTx } from "@/db";
+import { fileVersions, files, folders, type Folder, type User } from "@/db/schema";
+import type { ReadFolderQuery } from "@/lib/contracts/folders";
+import type { AuthedCtx } from "../context";
+import { presentFiles } from "../files/present-files";
+import { modeOf } from "../http/mode";
+import { resolveRightsMany } from "../rights/resolve-many";
+import type { Rights } from "../rights/rights";
+import { targetIdsOf } from "../rights/targets";
+import { idArray, inChunks } from "./id-array";
+import { presentFolders } from "./present-folders";
+
+/** Each list of a search answer stops here; a search is narrowed, not paged. */
+export const SEARCH_LIMIT = 1000;
+
+/**
+ * The search mode of read folder (`recursive`): folders and files below `scope` (or anywhere with
+ * `global`, scope null) matching every keyword of `search_label` in their name and the date and
+ * size ranges, returned on one level. Only folders the caller may browse and files of folders they
+ * may read are returned. `in_content` and `in_annotations` are accepted and ignored for now: the
+ * keywords always search names. A size range applies to files only, so it excludes folders.
+ */
+export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query: ReadFolderQuery) {
+  const user = ctx.actor.user;
+  const mode = modeOf(query);
+  const words = (query.search_label ?? "").split(/\s+/).filter(Boolean);
+  const hasSize = query.size_start !== undefined || query.size_end !== undefined;
+
+  // Administrators may read everything: the scope alone limits them. Others: the folders they may reach.
+  const allowed = user.role === 3 ? null : await findReachableFolders(ctx.db, user, scope);
+  const browsable = allowed && [...allowed].filter(([, r]) => r.browse).map(([id]) => id);
+  const readable = allowed && [...allowed].filter(([, r]) => r.read).map(([id]) => id);
+
+  const below = scope ? sql`${folders.path} @> ARRAY[${scope.id}::int]` : undefined;
+  const folderMatches =
+    hasSize || browsable?.length === 0
+      ? []
+      : await ctx.db
+          .select()
+          .from(folders)
+          .where(
+            and(
+              isNull(folders.deletedAt),
+              browsable ? sql`${folders.id} = ANY(${idArray(browsable)})` : undefined,
+              below,
+              ...words.map((w) => nameContains(folders.name, w)),
+              range(folders.createdAt, query.creation_start, query.creation_end),
+              range(folders.modifiedAt, query.modification_start, query.modification_end),
+            ),
+          )
+          .orderBy(sql`lower(normalize(${folders.name}, NFC))`, folders.id)
+          .limit(SEARCH_LIMIT);
+
+  const inScope = scope
+    ? sql`(${files.folderId} = ${scope.id} OR ${files.folderId} IN (SELECT id FROM folders WHERE ${below} AND deleted_at IS NULL))`
+    : sql`${files.folderId} IN (SELECT id FROM folders WHERE deleted_at IS NULL)`;
+  const fileMatches =
+    readable?.length === 0
+      ? []
+      : await ctx.db
+          .select({ file: files, version: fileVersions, folder: { id: folders.id, path: folders.path } })
+          .from(files)
+          .innerJoin(fileVersions, eq(fileVersions.id, files.currentVersionId))
+          .innerJoin(folders, eq(folders.id, files.folderId))
+          .where(
+            and(
+              isNull(files.deletedAt),
+              readable ? sql`${files.folderId} = ANY(${idArray(readable)})` : inScope,
+              ...words.map((w) => nameContains(files.name, w)),
+              range(fileVersions.createdAt, query.creation_start, query.creation_end),
+              range(files.modifiedAt, query.modification_start, query.modification_end),
+              query.size_start !== undefined ? gte(fileVersions.size, query.size_start) : undefined,
+              query.size_end !== undefined ? lte(fileVersions.size, query.size_end) : undefined,
+            ),
+          )
+          .orderBy(sql`lower(normalize(${files.name}, NFC))`, files.id)
+          .limit(SEARCH_LIMIT);
+
+  const known = allowed ?? undefined;
+  return {
+    folders: await presentFolders(ctx, folderMatches, mode, known),
+    files: await inChunks(fileMatches, 5000, (chunk) => presentFiles(ctx, chunk, mode, { rights: known })),
+  };
+}
+
+/**
+ * Live folders in scope (the scope itself and below, or anywhere) that the user may reach, with
+ * their rights: only folders at or below one carrying a right for the user's targets, or owned by
+ * the user, can be reached, so those are the only ones resolved.
+ */
+async function findReachableFolders(db: DbOrTx, user: Pick<User, "id" | "role">, scope: Folder | null): Promise<Map<number, Rights>> {
+  const inScope = scope ? sql`(f.id = ${scope.id} OR f.path @> ARRAY[${scope.id}::int])` : sql`true`;
+  const found = rows<{ id: number }>(
+    await db.execute(sql`
+      WITH grants AS (
+        SELECT r.folder_id AS id FROM rights r WHERE r.target_id IN ${targetIdsOf(user.id)}
+        UNION
+        SELECT o.id FROM folders o LEFT JOIN folders p ON p.id = o.parent_id
+        WHERE o.owner_id = ${user.id} AND (p.id IS NULL OR p.owner_id <> ${user.id})
+      )
+      SELECT f.id FROM folders f
+      WHERE f.deleted_at IS NULL AND ${inScope}
+        AND (f.id IN (SELECT id FROM grants) OR f.path && ARRAY(SELECT id FROM grants))`),
+  );
+  return resolveRightsMany(db, user, found.map((r) => Number(r.id)));
+}
+
+/** Case-insensitive substring match (served by the trigram index on lower(name)). */
+function nameContains(column: AnyPgColumn, word: string): SQL {
+  const pattern = `%${word.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql`lower(${column}) LIKE ${pattern}`;
+}
+
+function range(column: AnyPgColumn, start?: Date, end?: Date): SQL | undefined {
+  return and(start ? gte(column, start) : undefined, end ? lte(column, end) : undefined);
+}
