@@ -1,16 +1,44 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// TEST_DB=pglite runs the same suite on the embedded database (one in-memory PGlite per worker).
+// `npm test` runs two projects on a throwaway PostgreSQL database each:
+// - api: every route called in process with real Requests, plus route fuzzing;
+// - resilience: the built server killed, starved of disk and of its database (builds if stale).
+// TEST_DB=pglite runs the api project on the embedded database (one in-memory PGlite per worker).
+const pglite = process.env.TEST_DB === "pglite";
+
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["tests/**/*.test.ts"],
-    globalSetup: ["tests/helpers/global-setup.ts"],
-    setupFiles: ["tests/helpers/setup.ts"],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    hookTimeout: 90_000,
     pool: "forks",
-    maxWorkers: process.env.TEST_DB === "pglite" ? 2 : 4,
+    maxWorkers: pglite ? 2 : 4,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "api",
+          include: ["tests/api/**/*.test.ts", "tests/fuzz/**/*.test.ts", "tests/unit/**/*.test.ts"],
+          globalSetup: ["tests/helpers/global-setup.ts"],
+          setupFiles: ["tests/helpers/setup.ts"],
+        },
+      },
+      ...(pglite
+        ? []
+        : [
+            {
+              extends: true as const,
+              test: {
+                name: "resilience",
+                include: ["tests/resilience/**/*.test.ts"],
+                globalSetup: ["tests/resilience/global-setup.ts"],
+                setupFiles: ["tests/helpers/setup.ts"],
+                fileParallelism: false,
+                testTimeout: 240_000,
+              },
+            },
+          ]),
+    ],
   },
 });

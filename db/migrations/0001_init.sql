@@ -70,6 +70,7 @@ CREATE TABLE "sessions" (
 CREATE TABLE "folders" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"name" text NOT NULL,
+	"name_key" text GENERATED ALWAYS AS (lower(normalize(name, NFC))) STORED NOT NULL,
 	"parent_id" integer,
 	"path" integer[] DEFAULT '{}'::integer[] NOT NULL,
 	"owner_id" integer NOT NULL,
@@ -148,6 +149,7 @@ CREATE TABLE "files" (
 	"guid" uuid DEFAULT gen_random_uuid() NOT NULL,
 	"folder_id" integer NOT NULL,
 	"name" text NOT NULL,
+	"name_key" text GENERATED ALWAYS AS (lower(normalize(name, NFC))) STORED NOT NULL,
 	"owner_id" integer NOT NULL,
 	"current_version_id" integer,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
@@ -266,7 +268,7 @@ CREATE INDEX "sessions_user_id_idx" ON "sessions" USING btree ("user_id");--> st
 CREATE INDEX "folders_parent_id_idx" ON "folders" USING btree ("parent_id");--> statement-breakpoint
 CREATE INDEX "folders_path_idx" ON "folders" USING gin ("path");--> statement-breakpoint
 CREATE INDEX "folders_trash_id_idx" ON "folders" USING btree ("trash_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "folders_parent_id_name_idx" ON "folders" USING btree ("parent_id",lower(normalize("name", NFC))) WHERE "folders"."deleted_at" IS NULL AND "folders"."parent_id" IS NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "folders_parent_id_name_idx" ON "folders" USING btree ("parent_id","name_key") WHERE "folders"."deleted_at" IS NULL AND "folders"."parent_id" IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "trash_items_owner_id_idx" ON "trash_items" USING btree ("owner_id");--> statement-breakpoint
 CREATE INDEX "trash_items_deleted_at_idx" ON "trash_items" USING btree ("deleted_at");--> statement-breakpoint
 CREATE INDEX "events_target_idx" ON "events" USING btree ("target_type","target_id","date");--> statement-breakpoint
@@ -274,9 +276,9 @@ CREATE UNIQUE INDEX "file_versions_file_id_number_idx" ON "file_versions" USING 
 CREATE INDEX "file_versions_creator_id_idx" ON "file_versions" USING btree ("creator_id");--> statement-breakpoint
 CREATE INDEX "file_versions_md5_idx" ON "file_versions" USING btree ("file_id","md5");--> statement-breakpoint
 CREATE INDEX "file_versions_created_at_idx" ON "file_versions" USING btree ("created_at");--> statement-breakpoint
-CREATE UNIQUE INDEX "files_folder_id_name_idx" ON "files" USING btree ("folder_id",lower(normalize("name", NFC))) WHERE "files"."deleted_at" IS NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "files_folder_id_name_idx" ON "files" USING btree ("folder_id","name_key") WHERE "files"."deleted_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "files_folder_id_idx" ON "files" USING btree ("folder_id");--> statement-breakpoint
-CREATE INDEX "files_name_trgm_idx" ON "files" USING gin (lower("name") gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "files_name_key_trgm_idx" ON "files" USING gin ("name_key" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "files_trash_id_idx" ON "files" USING btree ("trash_id");--> statement-breakpoint
 CREATE INDEX "uploads_updated_at_idx" ON "uploads" USING btree ("updated_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "rights_folder_id_target_id_idx" ON "rights" USING btree ("folder_id","target_id");--> statement-breakpoint

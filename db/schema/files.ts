@@ -11,6 +11,9 @@ export const files = pgTable(
     guid: uuid("guid").notNull().defaultRandom().unique("files_guid_key"),
     folderId: integer("folder_id").notNull().references(() => folders.id),
     name: text("name").notNull(),
+    /** What names collide and sort on (api.md: case-insensitive after NFC), stored so that deep
+     * pages of a big folder do not re-evaluate it for every skipped row. */
+    nameKey: text("name_key").notNull().generatedAlwaysAs(sql`lower(normalize(name, NFC))`),
     ownerId: integer("owner_id").notNull().references(() => users.id),
     /** The newest live version; listings join on it. */
     currentVersionId: integer("current_version_id"),
@@ -21,10 +24,10 @@ export const files = pgTable(
   },
   (t) => [
     uniqueIndex("files_folder_id_name_idx")
-      .on(t.folderId, sql`lower(normalize(${t.name}, NFC))`)
+      .on(t.folderId, t.nameKey)
       .where(sql`${t.deletedAt} IS NULL`),
     index("files_folder_id_idx").on(t.folderId),
-    index("files_name_trgm_idx").using("gin", sql`lower(${t.name}) gin_trgm_ops`),
+    index("files_name_key_trgm_idx").using("gin", sql`${t.nameKey} gin_trgm_ops`),
     index("files_trash_id_idx").on(t.trashId),
   ],
 );

@@ -9,6 +9,8 @@ export const folders = pgTable(
   {
     id: serial("id").primaryKey(),
     name: text("name").notNull(),
+    /** lower(normalize(name, NFC)): what names collide and sort on (api.md). */
+    nameKey: text("name_key").notNull().generatedAlwaysAs(sql`lower(normalize(name, NFC))`),
     /** null at the top level (the contract's parent_id 0). */
     parentId: integer("parent_id"),
     path: integer("path").array().notNull().default(sql`'{}'::integer[]`),
@@ -29,7 +31,7 @@ export const folders = pgTable(
     index("folders_path_idx").using("gin", t.path),
     index("folders_trash_id_idx").on(t.trashId),
     uniqueIndex("folders_parent_id_name_idx")
-      .on(t.parentId, sql`lower(normalize(${t.name}, NFC))`)
+      .on(t.parentId, t.nameKey)
       .where(sql`${t.deletedAt} IS NULL AND ${t.parentId} IS NOT NULL`),
   ],
 );

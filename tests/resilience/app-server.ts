@@ -76,3 +76,35 @@ export async function api<T = any>(url: string, token: string, method: string, p
   } catch {}
   return { status: res.status, body: parsed as T };
 }
+
+/** A multipart upload through POST /api/file/upload with the contract's parts. */
+export async function uploadFile(url: string, token: string, folderId: number, name: string, content: Uint8Array, extra: Record<string, string> = {}) {
+  const form = new FormData();
+  form.set("folderId", String(folderId));
+  for (const [k, v] of Object.entries(extra)) form.set(k, v);
+  form.set("targetFile", new Blob([content as Uint8Array<ArrayBuffer>]), name);
+  const res = await fetch(`${url}/api/file/upload`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {}
+  return { status: res.status, body };
+}
+
+export async function privateRootOf(url: string, token: string): Promise<number> {
+  const account = await api(url, token, "GET", "/account");
+  return account.body.roots[0];
+}
+
+export async function makeFolder(url: string, token: string, parentId: number, name: string): Promise<number> {
+  const res = await api(url, token, "POST", "/folder", { name, parent_id: parentId });
+  if (res.status !== 201 && res.status !== 200) throw new Error(`folder: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.id;
+}
+
+export async function folderFiles(url: string, token: string, folderId: number): Promise<{ id: number; name: string; hash: string; size: number }[]> {
+  const res = await api(url, token, "GET", `/folder/${folderId}?depth=1`);
+  if (res.status !== 200) throw new Error(`list: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.content?.files ?? [];
+}

@@ -6,6 +6,7 @@ import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { getFolderOrThrow } from "../folders/get-folder";
 import { removeWorkFiles } from "../uploads/upload-sessions";
+import { sameName } from "./names";
 
 /**
  * DELETE /file/cancel: abandons the caller's unfinished uploads (chunked or tus) of `filename`
@@ -23,7 +24,7 @@ export async function cancelUpload(ctx: AuthedCtx, input: CancelUploadBody): Pro
         and(
           eq(uploads.userId, user.id),
           eq(uploads.folderId, folder.id),
-          sql`lower(normalize(${uploads.name}, NFC)) = lower(normalize(${input.filename}, NFC))`,
+          sameName(uploads.name, input.filename, false),
           sql`(${uploads.context}->>'finishing' IS NULL OR (${uploads.context}->>'finishing')::timestamptz < now() - interval '1 hour')`,
         ),
       )

@@ -10,7 +10,7 @@ import { FILE_EVENT, recordEvent } from "../events/record-event";
 import { getFolderOrThrow } from "../folders/get-folder";
 import { loadLocks, isLockedForOthers } from "../locks/serialize-lock";
 import { assertQuota } from "../quotas/assert-quota";
-import { firstFreeName, validateName } from "./names";
+import { firstFreeName, sameName, validateName } from "./names";
 import { guessMime } from "./mime";
 
 export type CommitInput = {
@@ -107,7 +107,7 @@ async function findLiveFile(ctx: AuthedCtx, folderId: number, name: string) {
   const [found] = await ctx.db
     .select()
     .from(files)
-    .where(and(eq(files.folderId, folderId), isNull(files.deletedAt), sql`lower(normalize(${files.name}, NFC)) = lower(normalize(${name}, NFC))`))
+    .where(and(eq(files.folderId, folderId), isNull(files.deletedAt), sameName(files.nameKey, name)))
     .limit(1);
   return found;
 }

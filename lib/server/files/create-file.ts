@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import { fileVersions, files } from "@/db/schema";
 import type { CreateFileBody } from "@/lib/contracts/files";
 import { getBlobStore } from "@/lib/storage";
@@ -9,7 +9,7 @@ import { getFolderOrThrow } from "../folders/get-folder";
 import type { Mode } from "../http/mode";
 import { commitUpload, type CommitResult } from "./commit-upload";
 import { getFileOrThrow } from "./get-file";
-import { validateName } from "./names";
+import { validateName, sameName } from "./names";
 import { presentFiles, type FileJson } from "./present-files";
 
 export type CreateFileResult = { created: boolean; file: FileJson };
@@ -64,7 +64,7 @@ async function findVersionByHash(ctx: AuthedCtx, folderId: number, name: string,
       and(
         eq(files.folderId, folderId),
         isNull(files.deletedAt),
-        sql`lower(normalize(${files.name}, NFC)) = lower(normalize(${name}, NFC))`,
+        sameName(files.nameKey, name),
         eq(fileVersions.md5, hash),
         isNull(fileVersions.deletedAt),
       ),

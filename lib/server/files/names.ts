@@ -1,3 +1,5 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { AppError } from "../errors";
 
 // api.md: 1..255 characters, never . or .., no / \ NUL or control characters, no leading or
@@ -34,4 +36,13 @@ export async function firstFreeName(name: string, isTaken: (candidate: string) =
     if (!(await isTaken(candidate))) return candidate;
   }
   throw new AppError("conflict", "No free name is left for this item");
+}
+
+/**
+ * SQL: this stored key (a `name_key` column) or name column equals `name` as names compare.
+ * The comparison runs in PostgreSQL so that case folding is the database's, as in the indexes.
+ */
+export function sameName(column: AnyPgColumn, name: string, isKeyColumn = true): SQL {
+  const key = sql`lower(normalize(${name}, NFC))`;
+  return isKeyColumn ? sql`${column} = ${key}` : sql`lower(normalize(${column}, NFC)) = ${key}`;
 }

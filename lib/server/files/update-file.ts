@@ -11,7 +11,7 @@ import { isLockedForOthers, loadLocks } from "../locks/serialize-lock";
 import type { RightName } from "../rights/rights";
 import { assertDestinationQuota, fileBytes } from "./assert-destination-quota";
 import { getFileOrThrow } from "./get-file";
-import { validateName } from "./names";
+import { sameName, validateName } from "./names";
 import { presentFiles, type FileJson } from "./present-files";
 
 // Contract: a move needs read, download, edit and delete in the source and write in the destination.
@@ -68,7 +68,7 @@ async function assertNameFree(db: DbOrTx, folderId: number, name: string, fileId
   const [taken] = await db
     .select({ id: files.id })
     .from(files)
-    .where(and(eq(files.folderId, folderId), isNull(files.deletedAt), ne(files.id, fileId), sql`lower(normalize(${files.name}, NFC)) = lower(normalize(${name}, NFC))`))
+    .where(and(eq(files.folderId, folderId), isNull(files.deletedAt), ne(files.id, fileId), sameName(files.nameKey, name)))
     .limit(1);
   if (taken) throw new AppError("conflict", `A file named "${name}" already exists in that folder`);
 }

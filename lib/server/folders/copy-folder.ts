@@ -143,7 +143,7 @@ async function copyLatestVersions(tx: Tx, userId: number, pairs: [number, number
     SELECT nf.id, 1, v.blob_id, v.size, v.md5, v.mime, ${userId}, v.meta, ${now}, ${now}
     FROM ${map}
     JOIN files nf ON nf.folder_id = m.new_id AND nf.deleted_at IS NULL
-    JOIN files f ON f.folder_id = m.old_id AND f.deleted_at IS NULL AND lower(normalize(f.name, NFC)) = lower(normalize(nf.name, NFC))
+    JOIN files f ON f.folder_id = m.old_id AND f.deleted_at IS NULL AND f.name_key = nf.name_key
     JOIN file_versions v ON v.id = f.current_version_id`);
   await tx.execute(sql`
     UPDATE files SET current_version_id = v.id FROM file_versions v

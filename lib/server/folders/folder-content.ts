@@ -16,10 +16,9 @@ export type Page = { offset: number; limit: number };
 /** A folder the caller may browse, with their rights and its serialised form. */
 export type FolderNode = { folder: Folder; rights: Rights; json: FolderJson };
 
-// Both listings order by the expression of the unique name indexes, so a page is an index scan
-// (each row skipped by an offset still re-evaluates normalize(): a stored key column would not).
-const folderOrder = sql`lower(normalize(${folders.name}, NFC))`;
-const fileOrder = sql`lower(normalize(${files.name}, NFC))`;
+// Both listings order by the stored name key of the unique name indexes, so a page is an index scan.
+const folderOrder = folders.nameKey;
+const fileOrder = files.nameKey;
 
 /**
  * Gives each node its `content` ({folders, files}, folders first, each by name), then the
@@ -101,7 +100,7 @@ async function selectFiles(db: DbOrTx, where: SQL | undefined, page?: { limit: n
     : where;
   const found = await db
     .select({
-      file: { id: files.id, guid: files.guid, folderId: files.folderId, name: files.name, ownerId: files.ownerId, currentVersionId: files.currentVersionId, createdAt: files.createdAt, modifiedAt: files.modifiedAt },
+      file: { id: files.id, guid: files.guid, folderId: files.folderId, name: files.name, nameKey: files.nameKey, ownerId: files.ownerId, currentVersionId: files.currentVersionId, createdAt: files.createdAt, modifiedAt: files.modifiedAt },
       version: { id: fileVersions.id, fileId: fileVersions.fileId, number: fileVersions.number, size: fileVersions.size, md5: fileVersions.md5, mime: fileVersions.mime, creatorId: fileVersions.creatorId, createdAt: fileVersions.createdAt, modifiedAt: fileVersions.modifiedAt },
     })
     .from(files)
@@ -110,7 +109,7 @@ async function selectFiles(db: DbOrTx, where: SQL | undefined, page?: { limit: n
     .orderBy(files.folderId, fileOrder);
   // Literal objects (no spreads): this runs once per file of a folder listing.
   return found.map(({ file: f, version: v }) => ({
-    file: { id: f.id, guid: f.guid, folderId: f.folderId, name: f.name, ownerId: f.ownerId, currentVersionId: f.currentVersionId, createdAt: f.createdAt, modifiedAt: f.modifiedAt, deletedAt: null, trashId: null },
+    file: { id: f.id, guid: f.guid, folderId: f.folderId, name: f.name, nameKey: f.nameKey, ownerId: f.ownerId, currentVersionId: f.currentVersionId, createdAt: f.createdAt, modifiedAt: f.modifiedAt, deletedAt: null, trashId: null },
     version: { id: v.id, fileId: v.fileId, number: v.number, blobId: null, size: v.size, md5: v.md5, mime: v.mime, creatorId: v.creatorId, createdAt: v.createdAt, modifiedAt: v.modifiedAt, meta: null, deletedAt: null },
   }));
 }

@@ -1,6 +1,7 @@
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { folders, type Folder } from "@/db/schema";
+import { sameName } from "../files/names";
 
 /**
  * Serialises the changes that could give one name twice in one parent (create, rename, move,
@@ -20,7 +21,7 @@ export async function findLiveChildFolder(db: DbOrTx, parentId: number | null, n
       and(
         parentId === null ? and(isNull(folders.parentId), eq(folders.space, "company")) : eq(folders.parentId, parentId),
         isNull(folders.deletedAt),
-        sql`lower(normalize(${folders.name}, NFC)) = lower(normalize(${name}, NFC))`,
+        sameName(folders.nameKey, name),
         exceptId === undefined ? undefined : ne(folders.id, exceptId),
       ),
     )

@@ -45,12 +45,12 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
               isNull(folders.deletedAt),
               browsable ? sql`${folders.id} = ANY(${idArray(browsable)})` : undefined,
               below,
-              ...words.map((w) => nameContains(folders.name, w)),
+              ...words.map((w) => nameContains(folders.nameKey, w)),
               range(folders.createdAt, query.creation_start, query.creation_end),
               range(folders.modifiedAt, query.modification_start, query.modification_end),
             ),
           )
-          .orderBy(sql`lower(normalize(${folders.name}, NFC))`, folders.id)
+          .orderBy(folders.nameKey, folders.id)
           .limit(SEARCH_LIMIT);
 
   const inScope = scope
@@ -68,14 +68,14 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
             and(
               isNull(files.deletedAt),
               readable ? sql`${files.folderId} = ANY(${idArray(readable)})` : inScope,
-              ...words.map((w) => nameContains(files.name, w)),
+              ...words.map((w) => nameContains(files.nameKey, w)),
               range(fileVersions.createdAt, query.creation_start, query.creation_end),
               range(files.modifiedAt, query.modification_start, query.modification_end),
               query.size_start !== undefined ? gte(fileVersions.size, query.size_start) : undefined,
               query.size_end !== undefined ? lte(fileVersions.size, query.size_end) : undefined,
             ),
           )
-          .orderBy(sql`lower(normalize(${files.name}, NFC))`, files.id)
+          .orderBy(files.nameKey, files.id)
           .limit(SEARCH_LIMIT);
 
   const known = allowed ?? undefined;
@@ -107,10 +107,10 @@ async function findReachableFolders(db: DbOrTx, user: Pick<User, "id" | "role">,
   return resolveRightsMany(db, user, found.map((r) => Number(r.id)));
 }
 
-/** Case-insensitive substring match (served by the trigram index on lower(name)). */
+/** Case-insensitive substring match on a name_key column (served by the trigram index on it). */
 function nameContains(column: AnyPgColumn, word: string): SQL {
   const pattern = `%${word.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql`lower(${column}) LIKE ${pattern}`;
+  return sql`${column} LIKE lower(normalize(${pattern}, NFC))`;
 }
 
 function range(column: AnyPgColumn, start?: Date, end?: Date): SQL | undefined {

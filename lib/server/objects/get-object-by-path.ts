@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { fileVersions, files, type Folder } from "@/db/schema";
 import type { AuthedCtx } from "../context";
 import { notFound } from "../errors";
-import { nameKey } from "../files/names";
+import { nameKey, sameName } from "../files/names";
 import { presentFiles } from "../files/present-files";
 import { findLiveChildFolder } from "../folders/folder-names";
 import { presentFolders } from "../folders/present-folders";
@@ -61,7 +61,7 @@ async function findLiveFile(ctx: AuthedCtx, folderId: number, name: string) {
     .select({ file: files, version: fileVersions })
     .from(files)
     .innerJoin(fileVersions, eq(fileVersions.id, files.currentVersionId))
-    .where(and(eq(files.folderId, folderId), isNull(files.deletedAt), sql`lower(normalize(${files.name}, NFC)) = lower(normalize(${name}, NFC))`))
+    .where(and(eq(files.folderId, folderId), isNull(files.deletedAt), sameName(files.nameKey, name)))
     .limit(1);
   return found;
 }

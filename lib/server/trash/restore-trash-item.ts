@@ -6,7 +6,7 @@ import { writeLog } from "../audit/write-log";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { assertDestinationQuota, fileBytes, folderTreeBytes } from "../files/assert-destination-quota";
-import { firstFreeName } from "../files/names";
+import { firstFreeName, sameName } from "../files/names";
 import { presentFiles, type FileJson } from "../files/present-files";
 import { getFolderOrThrow } from "../folders/get-folder";
 import { presentFolders, type FolderJson } from "../folders/present-folders";
@@ -158,14 +158,12 @@ async function withCurrentVersion(tx: Tx, file: FileRow, folder: Folder) {
   return { file, version, folder };
 }
 
-const sameName = (column: typeof files.name | typeof folders.name, name: string) => sql`lower(normalize(${column}, NFC)) = lower(normalize(${name}, NFC))`;
-
 async function fileNameTaken(tx: Tx, folderId: number, name: string) {
-  const found = await tx.select({ id: files.id }).from(files).where(and(eq(files.folderId, folderId), isNull(files.deletedAt), sameName(files.name, name))).limit(1);
+  const found = await tx.select({ id: files.id }).from(files).where(and(eq(files.folderId, folderId), isNull(files.deletedAt), sameName(files.nameKey, name))).limit(1);
   return found.length > 0;
 }
 
 async function folderNameTaken(tx: Tx, parentId: number, name: string) {
-  const found = await tx.select({ id: folders.id }).from(folders).where(and(eq(folders.parentId, parentId), isNull(folders.deletedAt), sameName(folders.name, name))).limit(1);
+  const found = await tx.select({ id: folders.id }).from(folders).where(and(eq(folders.parentId, parentId), isNull(folders.deletedAt), sameName(folders.nameKey, name))).limit(1);
   return found.length > 0;
 }
