@@ -5,7 +5,7 @@ import { readWebSessionToken } from "../auth/web-session";
 import type { Actor, AuthedCtx, Ctx, RequestInfo } from "../context";
 import { AppError, toErrorResponse } from "../errors";
 
-type Auth = "user" | "admin" | "optional" | "none";
+export type Auth = "user" | "admin" | "optional" | "none";
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -64,7 +64,8 @@ export function toResponse(result: unknown): Response {
 
 export const created = (data: unknown) => Response.json(data, { status: 201 });
 
-async function authenticate(db: Db, req: Request, auth: Auth): Promise<Actor | null> {
+/** The caller of a request, as route() sees it; exported for handlers outside route() (tus, pages downloads). */
+export async function authenticate(db: Db, req: Request, auth: Auth): Promise<Actor | null> {
   if (auth === "none") return null;
   const bearer = bearerToken(req);
   const cookieToken = bearer ? null : await readWebSessionToken(req);
@@ -93,7 +94,9 @@ function assertSameOrigin(req: Request) {
   const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
   const allowed = new Set<string>();
   if (host) allowed.add(host.toLowerCase());
-  if (process.env.BASE_URL) allowed.add(new URL(process.env.BASE_URL).host.toLowerCase());
+  // Only an absolute BASE_URL names our origin (vitest sets it to "/": environment.md, trap 8).
+  const base = process.env.BASE_URL?.trim() ?? "";
+  if (URL.canParse(base)) allowed.add(new URL(base).host.toLowerCase());
   if (origin) {
     let originHost = "";
     try {

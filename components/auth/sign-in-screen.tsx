@@ -1,0 +1,72 @@
+"use client";
+
+import Link from "next/link";
+import { useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { FormStatus } from "@/components/ui/form-status";
+import { TextField } from "@/components/ui/text-field";
+import { SignInError } from "@/lib/api-client";
+import { useT } from "@/lib/i18n/provider";
+import type { Translate } from "@/lib/i18n/translate";
+import { useSignIn } from "@/lib/queries/session";
+import { AuthCard, authStyles as styles } from "./auth-card";
+
+function describe(error: unknown, t: Translate): string {
+  if (!(error instanceof SignInError)) return t("error.generic");
+  switch (error.reason) {
+    case "wrong_credentials":
+      return t("signIn.wrongCredentials");
+    case "account_inactive":
+      return t("signIn.inactive");
+    case "account_expired":
+      return t("signIn.expired");
+    case "too_many_requests":
+      return t("error.tooMany", { seconds: error.retryAfter ?? 60 });
+    case "network_error":
+      return t("error.network");
+    default:
+      return t("error.generic");
+  }
+}
+
+export function SignInScreen({ platformName, next, expired }: { platformName: string; next: string; expired: boolean }) {
+  const t = useT();
+  const signIn = useSignIn(next);
+  const [missing, setMissing] = useState(false);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const login = String(form.get("login") ?? "").trim();
+    const password = String(form.get("password") ?? "");
+    setMissing(!login || !password);
+    if (login && password) signIn.mutate({ login, password });
+  }
+
+  const status = missing
+    ? { tone: "error" as const, message: t("signIn.missing") }
+    : signIn.isError
+      ? { tone: "error" as const, message: describe(signIn.error, t) }
+      : expired && signIn.isIdle
+        ? { tone: "info" as const, message: t("signIn.sessionEnded") }
+        : null;
+  const busy = signIn.isPending || signIn.isSuccess;
+
+  return (
+    <AuthCard platformName={platformName} title={t("signIn.title")} intro={t("signIn.subtitle")}>
+      <form className={styles.form} onSubmit={submit} noValidate>
+        <FormStatus status={status} banner />
+        <TextField label={t("signIn.login")} name="login" autoComplete="username" autoCapitalize="none" spellCheck={false} required autoFocus />
+        <div className={styles.group}>
+          <TextField label={t("signIn.password")} name="password" type="password" autoComplete="current-password" required />
+          <Link className={styles.aside} href="/login/forgot-password">
+            {t("signIn.forgot")}
+          </Link>
+        </div>
+        <Button type="submit" block disabled={busy}>
+          {busy ? t("signIn.submitting") : t("signIn.submit")}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

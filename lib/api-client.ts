@@ -1,0 +1,129 @@
+import { z } from "zod";
+import type { SignInFailure } from "@/lib/server/auth/next-auth-options";
+
+// The error body every /api route emits (api.md: {error, code, details?}).
+const errorBody = z.object({ error: z.string(), code: z.string(), details: z.unknown().optional() });
+
+/** A failed call: the HTTP status and the server's code; status 0 means the server was not reached. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  /** Field paths named by a 400 invalid_request ([{path, message}]). */
+  get fields(): string[] {
+    if (!Array.isArray(this.details)) return [];
+    return this.details.flatMap((d) => (typeof d?.path === "string" ? [d.path] : []));
+  }
+}
+
+type Body = { json: unknown } | { form: FormData } | undefined;
+
+/**
+ * The one place the web client calls fetch. Same-origin requests carry the session cookie and,
+ * on POST/PUT/DELETE, the Origin header the server's CSRF check wants.
+ */
+async function request(method: string, path: string, body?: Body): Promise<Response> {
+  const init: RequestInit = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  if (body && "json" in body) {
+    init.body = JSON.stringify(body.json);
+    init.headers = { ...init.headers, "Content-Type": "application/json" };
+  } else if (body && "form" in body) {
+    init.body = body.form;
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    throw new ApiError(0, "network_error", (error as Error).message);
+  }
+  if (!response.ok) throw await toApiError(response);
+  return response;
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  const retry = Number(response.headers.get("Retry-After"));
+  const retryAfter = Number.isFinite(retry) && retry > 0 ? retry : undefined;
+  const parsed = errorBody.safeParse(await response.json().catch(() => null));
+  if (parsed.success) return new ApiError(response.status, parsed.data.code, parsed.data.error, parsed.data.details, retryAfter);
+  return new ApiError(response.status, `http_${response.status}`, response.statusText || "Request failed", undefined, retryAfter);
+}
+
+/** JSON bodies parsed; anything else (the picture upload answers "OK") as text. */
+async function json<T>(response: Response): Promise<T> {
+  if (response.status === 204) return undefined as T;
+  const isJson = /\bjson\b/.test(response.headers.get("content-type") ?? "");
+  return (isJson ? await response.json() : await response.text()) as T;
+}
+
+export const api = {
+  get: async <T>(path: string) => json<T>(await request("GET", path)),
+  post: async <T>(path: string, body?: unknown) => json<T>(await request("POST", path, { json: body ?? {} })),
+  put: async <T>(path: string, body: unknown) => json<T>(await request("PUT", path, { json: body })),
+  delete: async (path: string) => void (await request("DELETE", path)),
+  /** Multipart upload; the browser streams the file. */
+  upload: async <T>(path: string, form: FormData) => json<T>(await request("POST", path, { form })),
+  /** A binary resource, or null when it does not exist (404). */
+  getBlob: async (path: string): Promise<Blob | null> => {
+    try {
+      return await (await request("GET", path)).blob();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }
+  },
+};
+
+/** Why the web sign-in failed; retryAfter (seconds) comes with too_many_requests. */
+export class SignInError extends Error {
+  constructor(
+    readonly reason: SignInFailure | "network_error",
+    readonly retryAfter?: number,
+  ) {
+    super(reason);
+    this.name = "SignInError";
+  }
+}
+
+const AUTH = "/api/auth";
+
+async function csrfToken(): Promise<string> {
+  const { csrfToken } = await api.get<{ csrfToken: string }>(`${AUTH}/csrf`);
+  return csrfToken;
+}
+
+/** next-auth's endpoints take a form post and answer {url}, whose `error` parameter says what failed. */
+async function postAuthForm(path: string, fields: Record<string, string>): Promise<{ status: number; url: URL | null }> {
+  const body = new URLSearchParams({ ...fields, csrfToken: await csrfToken(), json: "true" });
+  let response: Response;
+  try {
+    response = await fetch(`${AUTH}/${path}`, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
+  } catch {
+    throw new SignInError("network_error");
+  }
+  const data = (await response.json().catch(() => null)) as { url?: string } | null;
+  return { status: response.status, url: data?.url ? new URL(data.url, window.location.origin) : null };
+}
+
+/** Signs in with the credentials provider; the session cookie is set on success. */
+export async function signInWithPassword(login: string, password: string): Promise<void> {
+  const { status, url } = await postAuthForm("callback/credentials", { login, password });
+  const error = url?.searchParams.get("error");
+  if (status < 400 && !error) return;
+  const [reason, seconds] = (error ?? "internal_error").split(":");
+  const known: SignInFailure[] = ["wrong_credentials", "account_inactive", "account_expired", "too_many_requests", "internal_error"];
+  throw new SignInError(known.includes(reason as SignInFailure) ? (reason as SignInFailure) : "internal_error", Number(seconds) || undefined);
+}
+
+/** Revokes the session server-side (audited DELETE /api/auth), then clears the next-auth cookie. */
+export async function signOut(): Promise<void> {
+  await api.delete(AUTH).catch(() => {});
+  await postAuthForm("signout", {}).catch(() => {});
+}

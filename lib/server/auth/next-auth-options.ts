@@ -1,0 +1,120 @@
+import { eq } from "drizzle-orm";
+import type { AuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { getDb } from "@/db";
+import { sessions } from "@/db/schema";
+import { displayName } from "../audit/write-log";
+import { AppError } from "../errors";
+import { requestInfo } from "../http/route";
+import { connect } from "./connect";
+import { getAuthSecret } from "./secret";
+import { hashToken } from "./tokens";
+
+// The sessions table enforces session_limit and session_idle; the cookie itself may live long.
+const COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
+
+/** What the sign-in form learns when authorize fails, carried in next-auth's `?error=` parameter. */
+export type SignInFailure = "wrong_credentials" | "account_inactive" | "account_expired" | "too_many_requests" | "internal_error";
+
+declare module "next-auth" {
+  interface User {
+    sessionToken?: string;
+  }
+}
+declare module "next-auth/jwt" {
+  interface JWT {
+    sessionToken?: string;
+  }
+}
+
+let options: Promise<AuthOptions> | undefined;
+
+/**
+ * next-auth v4 options, built once: the secret may come from the database (getAuthSecret).
+ * The credentials provider signs in through connect(), so the web session is a row of the same
+ * sessions table as API tokens, with the same throttling, audit log and account checks.
+ */
+export function getAuthOptions(): Promise<AuthOptions> {
+  setAuthUrl();
+  options ??= buildOptions().catch((error) => {
+    options = undefined;
+    throw error;
+  });
+  return options;
+}
+
+async function buildOptions(): Promise<AuthOptions> {
+  return {
+    secret: await getAuthSecret(),
+    session: { strategy: "jwt", maxAge: COOKIE_MAX_AGE_S },
+    pages: { signIn: "/login", error: "/login" },
+    providers: [
+      CredentialsProvider({
+        name: "Coffre",
+        credentials: { login: { label: "Login", type: "text" }, password: { label: "Password", type: "password" } },
+        async authorize(credentials, req) {
+          const user = String(credentials?.login ?? "").trim();
+          const password = String(credentials?.password ?? "");
+          if (!user || !password) throw new Error("wrong_credentials");
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(req.headers ?? {})) if (typeof value === "string") headers.set(name, value);
+          const request = requestInfo(new Request("http://coffre.invalid/api/auth/callback/credentials", { headers }));
+          try {
+            const { token, user: signedIn } = await connect({ db: await getDb(), actor: null, request }, { user, password }, "web");
+            return { id: String(signedIn.id), name: displayName(signedIn), sessionToken: token };
+          } catch (error) {
+            throw new Error(describeFailure(error));
+          }
+        },
+      }),
+    ],
+    callbacks: {
+      async jwt({ token, user }) {
+        // Only the sign-in call carries `user`; the token keeps the sessions row's raw token (web-session.ts reads it).
+        if (user?.sessionToken) token.sessionToken = user.sessionToken;
+        return token;
+      },
+      async session({ session, token }) {
+        return { ...session, user: { name: token.name ?? null } };
+      },
+      // Relative targets only: the origin next-auth derives from a proxied Host header is not trusted for redirects.
+      async redirect({ url, baseUrl }) {
+        if (url.startsWith("/") && !url.startsWith("//")) return url;
+        return url.startsWith(baseUrl) ? url : "/";
+      },
+    },
+    events: {
+      async signOut({ token }) {
+        const sessionToken = token?.sessionToken;
+        if (typeof sessionToken !== "string") return;
+        const db = await getDb();
+        await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(sessionToken)));
+      },
+    },
+  };
+}
+
+/**
+ * BASE_URL, when set, is the public address next-auth must use. Without it, next-auth v4 takes
+ * the address from the request's Host / X-Forwarded-* headers (AUTH_TRUST_HOST), so a first
+ * start on http://127.0.0.1:3000 or behind a proxy works with no configuration.
+ */
+function setAuthUrl() {
+  const base = process.env.BASE_URL;
+  if (base && /^https?:\/\//.test(base)) process.env.NEXTAUTH_URL ||= `${base.replace(/\/+$/, "")}/api/auth`;
+  else process.env.AUTH_TRUST_HOST ||= "true";
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof AppError) {
+    if (error.code === "too_many_requests") return `too_many_requests:${error.headers?.["Retry-After"] ?? ""}`;
+    if (error.code === "unauthorized") {
+      // connect() answers every refusal with 401; its message tells a wrong password from a refused account.
+      if (/expired/i.test(error.message)) return "account_expired";
+      if (/inactive|no longer exists/i.test(error.message)) return "account_inactive";
+      return "wrong_credentials";
+    }
+  }
+  console.error("[coffre] web sign-in failed:", error);
+  return "internal_error";
+}
