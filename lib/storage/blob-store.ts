@@ -8,10 +8,13 @@ export type ByteRange = { start: number; end: number };
  * then renamed, so a crash never leaves a half blob visible; MD5 and size come from the same pass.
  */
 export interface BlobStore {
-  put(source: Readable | AsyncIterable<Uint8Array>, options?: { maxBytes?: number; signal?: AbortSignal }): Promise<StoredBlob>;
+  /** `expectedBytes` (a declared length) only tunes how the MD5 is computed; the bytes decide the size. */
+  put(source: Readable | AsyncIterable<Uint8Array>, options?: { maxBytes?: number; signal?: AbortSignal; expectedBytes?: number }): Promise<StoredBlob>;
   /** Stream of the blob, or of the inclusive byte range. */
   read(id: string, range?: ByteRange): Promise<Readable>;
   size(id: string): Promise<number | null>;
+  /** Size and last write of a blob, or null when it does not exist (garbage collection's grace period). */
+  stat(id: string): Promise<{ size: number; modifiedAt: Date } | null>;
   delete(id: string): Promise<void>;
   /** Absolute path of a blob for stores on local disk (fast paths such as sendfile), else null. */
   localPath(id: string): string | null;

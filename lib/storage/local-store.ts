@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -6,6 +6,7 @@ import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { AppError } from "@/lib/server/errors";
 import type { BlobStore, ByteRange, StoredBlob } from "./blob-store";
+import { createMd5 } from "./md5";
 
 /** Blobs on the local filesystem: DATA_DIR/blobs/ab/cd/<id>, work in progress in DATA_DIR/blobs/tmp. */
 export class LocalBlobStore implements BlobStore {
@@ -24,28 +25,33 @@ export class LocalBlobStore implements BlobStore {
     return this.pathOf(id);
   }
 
-  async put(source: Readable | AsyncIterable<Uint8Array>, options: { maxBytes?: number; signal?: AbortSignal } = {}): Promise<StoredBlob> {
+  async put(source: Readable | AsyncIterable<Uint8Array>, options: { maxBytes?: number; signal?: AbortSignal; expectedBytes?: number } = {}): Promise<StoredBlob> {
     await fs.mkdir(this.tempDir, { recursive: true });
     const id = randomUUID();
     const temp = path.join(this.tempDir, `${id}.part`);
-    const md5 = createHash("md5");
+    const md5 = createMd5(options.expectedBytes);
     let size = 0;
     const max = options.maxBytes ?? Number.POSITIVE_INFINITY;
     const meter = new Transform({
+      highWaterMark: 1 << 20,
       transform(chunk: Buffer, _enc, done) {
         size += chunk.length;
         if (size > max) return done(new AppError("insufficient_storage", "Storage exhausted: the content exceeds the available quota"));
-        md5.update(chunk);
-        done(null, chunk);
+        // The worker hasher makes us wait only when it is behind (bounded memory).
+        const behind = md5.update(chunk);
+        if (behind) behind.then(() => done(null, chunk), done);
+        else done(null, chunk);
       },
     });
     try {
       await pipeline(source, meter, createWriteStream(temp, { flush: true, highWaterMark: 1 << 20 }), { signal: options.signal });
+      const digest = await md5.digest();
       const target = this.pathOf(id);
       await fs.mkdir(path.dirname(target), { recursive: true });
       await fs.rename(temp, target);
-      return { id, size, md5: md5.digest("hex") };
+      return { id, size, md5: digest };
     } catch (error) {
+      md5.abort();
       await fs.rm(temp, { force: true });
       throw storageError(error);
     }
@@ -56,13 +62,25 @@ export class LocalBlobStore implements BlobStore {
     let md5 = known.md5;
     let size = known.size;
     if (!md5 || size === undefined) {
-      const hash = createHash("md5");
+      const hash = createMd5((await fs.stat(file)).size);
       size = 0;
-      for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
-        hash.update(chunk as Buffer);
-        size += (chunk as Buffer).length;
+      try {
+        for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+          await hash.update(chunk as Buffer);
+          size += (chunk as Buffer).length;
+        }
+        md5 = await hash.digest();
+      } catch (error) {
+        hash.abort();
+        throw error;
       }
-      md5 = hash.digest("hex");
+    }
+    // Written by someone else (tus) without a flush: make it durable before it becomes a blob.
+    const handle = await fs.open(file, "r+");
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
     }
     const target = this.pathOf(id);
     await fs.mkdir(path.dirname(target), { recursive: true });
@@ -81,6 +99,15 @@ export class LocalBlobStore implements BlobStore {
   async size(id: string): Promise<number | null> {
     try {
       return (await fs.stat(this.pathOf(id))).size;
+    } catch {
+      return null;
+    }
+  }
+
+  async stat(id: string): Promise<{ size: number; modifiedAt: Date } | null> {
+    try {
+      const s = await fs.stat(this.pathOf(id));
+      return { size: s.size, modifiedAt: s.mtime };
     } catch {
       return null;
     }

@@ -53,6 +53,8 @@ export async function streamMultipartFile<T>(req: Request, options: MultipartFil
   try {
     parser = busboy({
       headers: { "content-type": contentType },
+      // Browsers send file names as raw UTF-8 in filename="..." (busboy assumes latin1 otherwise).
+      defParamCharset: "utf8",
       ...(options.highWaterMark ? { highWaterMark: options.highWaterMark, fileHwm: options.highWaterMark } : {}),
       // One byte over the limit proves the file too large (busboy also flags a file of exactly the limit).
       limits: { fileSize: options.maxFileBytes + 1, fields: options.maxFields ?? 50, fieldSize: options.maxFieldBytes ?? 64 * 1024, parts: (options.maxFields ?? 50) + 20 },

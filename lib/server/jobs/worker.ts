@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb, rows, type Db } from "@/db";
 import { handlerFor } from "./registry";
+import { startScheduler, stopScheduler } from "./scheduler";
 
 type ClaimedJob = { id: number; kind: string; payload: Record<string, unknown>; attempts: number; max_attempts: number };
 
@@ -61,9 +62,11 @@ export function startWorker() {
     }
   }, POLL_MS);
   state.__coffreWorker.unref();
+  startScheduler();
 }
 
 export function stopWorker() {
+  stopScheduler();
   if (state.__coffreWorker) clearInterval(state.__coffreWorker);
   state.__coffreWorker = undefined;
 }

@@ -1,0 +1,20 @@
+import { tusBody } from "@/lib/contracts/uploads";
+import { presentFiles } from "@/lib/server/files/present-files";
+import { otherMethods } from "@/lib/server/http/methods";
+import { created, route } from "@/lib/server/http/route";
+import { finishTusUpload } from "@/lib/server/uploads/finish-tus-upload";
+import { openTusUpload } from "@/lib/server/uploads/open-tus-upload";
+
+export const runtime = "nodejs";
+
+// POST /api/file/tus: {name, target, size} opens a resumable upload ([{sessionKey}], 201); {token} finalises it (201 File)
+export const POST = route({ body: tusBody }, async ({ ctx, body }) => {
+  if ("token" in body) {
+    const result = await finishTusUpload(ctx, body.token);
+    const [file] = await presentFiles(ctx, [result], "default");
+    return created(file);
+  }
+  return created(await openTusUpload(ctx, body));
+});
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -1,0 +1,129 @@
+import fs from "node:fs/promises";
+import { uploadFields, uploadFieldsObject, type UploadFields } from "@/lib/contracts/uploads";
+import { getBlobStore } from "@/lib/storage";
+import type { StoredBlob } from "@/lib/storage/blob-store";
+import type { AuthedCtx } from "../context";
+import { AppError } from "../errors";
+import { commitUpload } from "../files/commit-upload";
+import { validateName } from "../files/names";
+import { presentFiles, type FileItem, type FileJson } from "../files/present-files";
+import { streamMultipartFile, type FilePart } from "../http/multipart";
+import type { Mode } from "../http/mode";
+import { receiveChunk, receiveChunkPart, type ChunkPart } from "./receive-chunk";
+import { assertUploadAllowed, ensureTargetFolder } from "./upload-target";
+
+export type UploadOutcome = { kind: "file"; file: FileJson } | { kind: "received" } | { kind: "missing"; missing: number[] };
+
+/** The file part as received: a blob (whole upload) or a work file (one chunk). Invisible either way. */
+type Received = { name: string; mime: string } & ({ kind: "blob"; blob: StoredBlob } | { kind: "chunk"; part: ChunkPart });
+
+const MiB = 1 << 20;
+// Multipart framing and text parts around the file: the early quota check leaves them out.
+const FRAMING_SLACK = 64 * 1024;
+
+/**
+ * POST /file/upload (rest-interface: Upload): parts `folderId`, `targetFile`, `targetPath`, and
+ * for the chunked protocol `chunk`, `chunks`, `chunksSize`, `fileSize`, `fileHash`, `report`.
+ * The file streams into the store while it arrives; the text parts may come before or after it,
+ * so the content is stored invisibly first and committed once every part is known. When the
+ * target comes first, rights and the declared size are checked before a byte is stored. Any
+ * failure (including a client that goes away) leaves no file and no blob behind.
+ */
+export async function uploadFile(ctx: AuthedCtx, req: Request, options: { meta: boolean; mode: Mode }): Promise<UploadOutcome> {
+  const declaredLength = Number(req.headers.get("content-length")) || undefined;
+  const { fields: raw, result: received } = await streamMultipartFile(req, {
+    field: "targetFile",
+    maxFileBytes: Number.POSITIVE_INFINITY,
+    fileOptional: true,
+    highWaterMark: MiB,
+    onFile: (file, early) => receiveFile(ctx, file, early, declaredLength),
+    discard: discardReceived,
+  });
+  // Once commitUpload has the blob, it deletes it on failure itself; after success it is the file's.
+  let handedOver = false;
+  try {
+    const fields = uploadFields.parse(raw);
+    if (!received) throw new AppError("invalid_request", 'The multipart body has no file part named "targetFile"', [{ path: "targetFile", message: "required" }]);
+    const folderId = fields.folderId ?? privateRootOf(ctx);
+    if (fields.chunk !== undefined && fields.chunks !== undefined) {
+      const part = await toChunkPart(received, fields);
+      const request = { folderId, targetPath: fields.targetPath, name: received.name, mime: received.mime, fields: { ...fields, chunk: fields.chunk, chunks: fields.chunks } };
+      const outcome = await receiveChunk(ctx, request, part).catch(async (error) => {
+        // Not filed under its upload (refused): the work file goes. Once filed, rm finds nothing.
+        if (part) await fs.rm(part.path, { force: true });
+        throw error;
+      });
+      if (outcome.kind !== "committed") return outcome;
+      return { kind: "file", file: await present(ctx, outcome.result, options) };
+    }
+    if (received.kind !== "blob") throw new Error("A whole upload was received as a chunk");
+    assertDeclared(fields, received.blob);
+    const target = await ensureTargetFolder(ctx, folderId, fields.targetPath);
+    handedOver = true;
+    const result = await commitUpload(ctx, { folderId: target, name: received.name, blob: received.blob, mime: received.mime });
+    return { kind: "file", file: await present(ctx, result, options) };
+  } catch (error) {
+    if (received && !handedOver) await discardReceived(received);
+    throw error;
+  }
+}
+
+async function receiveFile(ctx: AuthedCtx, file: FilePart, earlyRaw: Readonly<Record<string, string>>, declaredLength?: number): Promise<Received> {
+  const early = uploadFieldsObject.parse(earlyRaw);
+  const name = validateName(file.filename);
+  const chunked = early.chunk !== undefined || early.chunks !== undefined;
+  const estimate = early.fileSize ?? (declaredLength !== undefined ? declaredLength - FRAMING_SLACK : undefined);
+  if (early.folderId !== undefined) {
+    await assertUploadAllowed(ctx, { folderId: early.folderId, targetPath: early.targetPath, name }, chunked ? early.fileSize : estimate);
+  }
+  const mime = file.mimeType;
+  if (chunked) return { kind: "chunk", name, mime, part: await receiveChunkPart(file.stream) };
+  return { kind: "blob", name, mime, blob: await getBlobStore().put(file.stream, { expectedBytes: estimate }) };
+}
+
+/**
+ * The chunk to file under its upload. A chunk whose fields came after it was stored as a blob: it
+ * moves to the work area. An empty part sent with `report` only asks for the missing list.
+ */
+async function toChunkPart(received: Received, fields: UploadFields): Promise<ChunkPart | undefined> {
+  if (received.kind === "chunk") {
+    if (fields.report && received.part.size === 0 && fields.fileSize !== 0) {
+      await fs.rm(received.part.path, { force: true });
+      return undefined;
+    }
+    return received.part;
+  }
+  const store = getBlobStore();
+  try {
+    if (fields.report && received.blob.size === 0 && fields.fileSize !== 0) return undefined;
+    return await receiveChunkPart(await store.read(received.blob.id));
+  } finally {
+    await store.delete(received.blob.id);
+  }
+}
+
+function assertDeclared(fields: UploadFields, blob: StoredBlob) {
+  if (fields.fileSize !== undefined && fields.fileSize !== blob.size) {
+    throw new AppError("invalid_request", `Received ${blob.size} bytes, fileSize announced ${fields.fileSize}`, [{ path: "fileSize", message: "does not match the file received" }]);
+  }
+  if (fields.fileHash && fields.fileHash !== blob.md5) {
+    throw new AppError("invalid_request", `The file received has MD5 ${blob.md5}, fileHash announced ${fields.fileHash}`, [{ path: "fileHash", message: "does not match the file received" }]);
+  }
+}
+
+async function discardReceived(received: Received) {
+  if (received.kind === "blob") await getBlobStore().delete(received.blob.id).catch(() => {});
+  else await fs.rm(received.part.path, { force: true }).catch(() => {});
+}
+
+/** Like POST /file, a missing folderId means the caller's private space. */
+function privateRootOf(ctx: AuthedCtx): number {
+  const root = ctx.actor.user.privateRootId;
+  if (!root) throw new AppError("invalid_request", "folderId is required", [{ path: "folderId", message: "required" }]);
+  return root;
+}
+
+async function present(ctx: AuthedCtx, result: FileItem, options: { meta: boolean; mode: Mode }) {
+  const [json] = await presentFiles(ctx, [result], options.mode, { meta: options.meta });
+  return json;
+}

@@ -1,0 +1,88 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+import { files, type Folder } from "@/db/schema";
+import type { AuthedCtx } from "../context";
+import { AppError, forbidden } from "../errors";
+import { sameName, validateName } from "../files/names";
+import { createFolder } from "../folders/create-folder";
+import { findLiveChildFolder } from "../folders/folder-names";
+import { getFolderOrThrow } from "../folders/get-folder";
+import { isLockedForOthers, loadLocks } from "../locks/serialize-lock";
+import { assertQuota } from "../quotas/assert-quota";
+import { resolveFolderRights } from "../rights/resolve-rights";
+import type { Rights } from "../rights/rights";
+
+export type UploadTarget = { folderId: number; targetPath?: string; name: string };
+
+/** `targetPath` ("a/b/c", slashes either way, empty segments ignored) as validated folder names. */
+export function splitTargetPath(targetPath: string | undefined): string[] {
+  if (!targetPath) return [];
+  return targetPath
+    .split(/[/\\]/)
+    .filter((s) => s !== "")
+    .map((segment) => validateName(segment));
+}
+
+/**
+ * What commitUpload will check, done before any byte is stored, so a doomed upload is refused at
+ * once (404 folder, 403 right, 423 lock, 507 quota for the declared size) without writing anything:
+ * folders of `targetPath` that do not exist yet only need the write right where they would start.
+ */
+export async function assertUploadAllowed(ctx: AuthedCtx, target: UploadTarget, declaredSize?: number) {
+  const { db } = ctx;
+  const name = validateName(target.name);
+  const { folder, rights, missing } = await walkTargetPath(ctx, target.folderId, splitTargetPath(target.targetPath));
+  if (missing.length > 0) {
+    if (!rights.write) throw forbidden("Creating the folders of targetPath needs the write right");
+  } else {
+    const existing = await findLiveFileId(db, folder.id, name);
+    if (existing === null && !rights.write) throw forbidden("Adding a file needs the write right in this folder");
+    if (existing !== null) {
+      if (!rights.edit) throw forbidden("A new version needs the edit right in this folder");
+      if (isLockedForOthers((await loadLocks(db, [existing])).get(existing), ctx.actor.user.id)) {
+        throw new AppError("locked", "This file is locked by another user");
+      }
+    }
+  }
+  if (declaredSize !== undefined && declaredSize > 0) {
+    await assertQuota(db, { userId: ctx.actor.user.id, folder }, declaredSize, { lock: false });
+  }
+}
+
+/**
+ * The folder an upload lands in: `folderId`, or below it the folders of `targetPath`, created
+ * where missing by the folder creation service (write right in each parent; a folder of that name
+ * the caller cannot see is a 403). Like `mkdir -p`, folders created for an upload that then fails
+ * stay, empty.
+ */
+export async function ensureTargetFolder(ctx: AuthedCtx, folderId: number, targetPath: string | undefined): Promise<number> {
+  let current = folderId;
+  for (const name of splitTargetPath(targetPath)) {
+    const { folder } = await createFolder(ctx, { name, parent_id: current }, "light");
+    current = folder.id;
+  }
+  return current;
+}
+
+async function walkTargetPath(ctx: AuthedCtx, folderId: number, segments: string[]): Promise<{ folder: Folder; rights: Rights; missing: string[] }> {
+  let { folder, rights } = await getFolderOrThrow(ctx.db, ctx.actor.user, folderId, "browse");
+  for (let i = 0; i < segments.length; i++) {
+    const child = await findLiveChildFolder(ctx.db, folder.id, segments[i]);
+    if (!child) return { folder, rights, missing: segments.slice(i) };
+    const childRights = await resolveFolderRights(ctx.db, ctx.actor.user, child.id);
+    // Contract (create folder): an inaccessible folder of that name is a 403.
+    if (!childRights.browse) throw forbidden("A folder of that name exists that you cannot access");
+    folder = child;
+    rights = childRights;
+  }
+  return { folder, rights, missing: [] };
+}
+
+async function findLiveFileId(db: DbOrTx, folderId: number, name: string): Promise<number | null> {
+  const [found] = await db
+    .select({ id: files.id })
+    .from(files)
+    .where(and(eq(files.folderId, folderId), isNull(files.deletedAt), sameName(files.nameKey, name)))
+    .limit(1);
+  return found?.id ?? null;
+}
