@@ -138,15 +138,3 @@ export const folderResponse: z.ZodType<FolderResponse> = folderBase.extend({
     .optional(),
 });
 
-export const trashItemResponse = z.object({
-  id: z.number(),
-  name: z.string(),
-  is_file: z.boolean(),
-  deletion: z.string().nullable(),
-  modification: z.string().nullable(),
-  owner: z.string(),
-  owner_id: z.string(),
-  size: z.number(),
-  nb_folders: z.number().optional(),
-  nb_files: z.number().optional(),
-});

@@ -3,6 +3,7 @@ import type { DbOrTx } from "@/db";
 import { groups, users, type RightRow } from "@/db/schema";
 import type { RightResponse } from "@/lib/contracts/rights";
 import { displayName } from "../audit/write-log";
+import { pickRights } from "./rights";
 
 /** The contract's Right, with the target's full name (a group's login) and `target_isgroup` (api.md: true = group). */
 export async function presentRights(db: DbOrTx, list: RightRow[]): Promise<RightResponse[]> {
@@ -22,12 +23,6 @@ export async function presentRights(db: DbOrTx, list: RightRow[]): Promise<Right
     target_id: String(r.targetId),
     target: names.get(r.targetId)?.name ?? "",
     target_isgroup: names.get(r.targetId)?.isGroup ?? false,
-    browse: r.browse,
-    read: r.read,
-    download: r.download,
-    write: r.write,
-    edit: r.edit,
-    delete: r.delete,
-    share: r.share,
+    ...pickRights(r),
   }));
 }

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rows, type DbOrTx } from "@/db";
 import type { User } from "@/db/schema";
-import { ALL_RIGHTS, NO_RIGHTS, normaliseRights, type Rights } from "./rights";
+import { ALL_RIGHTS, NO_RIGHTS, normaliseRights, pickRights, type Rights } from "./rights";
 
 type Row = Rights & { id: number; is_owner: boolean; has_right: boolean };
 
@@ -44,7 +44,7 @@ export async function resolveRights(db: DbOrTx, user: Pick<User, "id" | "role">,
       ) n ON true`),
   );
   for (const r of found) {
-    result.set(Number(r.id), r.is_owner ? ALL_RIGHTS : normaliseRights(pick(r)));
+    result.set(Number(r.id), r.is_owner ? ALL_RIGHTS : normaliseRights(pickRights(r)));
   }
   for (const id of ids) if (!result.has(id)) result.set(id, NO_RIGHTS);
   return result;
@@ -53,13 +53,3 @@ export async function resolveRights(db: DbOrTx, user: Pick<User, "id" | "role">,
 export async function resolveFolderRights(db: DbOrTx, user: Pick<User, "id" | "role">, folderId: number): Promise<Rights> {
   return (await resolveRights(db, user, [folderId])).get(folderId) ?? NO_RIGHTS;
 }
-
-const pick = (r: Row): Rights => ({
-  browse: r.browse,
-  read: r.read,
-  download: r.download,
-  write: r.write,
-  edit: r.edit,
-  delete: r.delete,
-  share: r.share,
-});

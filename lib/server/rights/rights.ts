@@ -5,6 +5,17 @@ export type Rights = Record<RightName, boolean>;
 export const ALL_RIGHTS: Rights = { browse: true, read: true, download: true, write: true, edit: true, delete: true, share: true };
 export const NO_RIGHTS: Rights = { browse: false, read: false, download: false, write: false, edit: false, delete: false, share: false };
 
+/** The seven flags of anything that carries them (a rights row, a query result). */
+export const pickRights = (r: Rights): Rights => ({
+  browse: r.browse,
+  read: r.read,
+  download: r.download,
+  write: r.write,
+  edit: r.edit,
+  delete: r.delete,
+  share: r.share,
+});
+
 /** browse=false removes every access (contract); any other right implies browsing. */
 export function normaliseRights(r: Rights): Rights {
   return r.browse ? r : NO_RIGHTS;

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as folderRoute from "@/app/api/folder/[folderId]/route";
 import { getDb } from "@/db";
 import { fileLocks, files, folders, trashItems } from "@/db/schema";
-import { trashItemResponse } from "@/lib/contracts/folders";
+import { trashItemResponse } from "@/lib/contracts/trash";
 import { createAdmin, createTestUser, unique } from "../../helpers/factories";
 import { allRightsBut, createFolder, grantRight, uploadText } from "../../helpers/files";
 import { expectError } from "../../helpers/http";
