@@ -3,7 +3,7 @@ import { sessions, users } from "@/db/schema";
 import { displayName, writeLog } from "../audit/write-log";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";
-import { accountRefusal } from "./account-state";
+import { accountRefusal, refusalReason } from "./account-state";
 import { dummyHash, verifyPassword } from "./passwords";
 import { assertNotThrottled, clearFailures, recordFailure } from "./throttle";
 import { hashToken, newToken } from "./tokens";
@@ -39,7 +39,7 @@ export async function connect(ctx: Ctx, input: { user: string; password: string 
   const refusal = accountRefusal(user);
   if (refusal) {
     await writeLog(db, { actor: user, request }, { type: "ADMLLOG_LOGIN_FAILED", ok: false, message: refusal, objectType: "user", objectId: user.id, object: user.login });
-    throw new AppError("unauthorized", refusal);
+    throw new AppError("unauthorized", refusal, { reason: refusalReason(user) });
   }
 
   const token = newToken();

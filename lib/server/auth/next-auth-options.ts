@@ -109,9 +109,10 @@ function describeFailure(error: unknown): string {
   if (error instanceof AppError) {
     if (error.code === "too_many_requests") return `too_many_requests:${error.headers?.["Retry-After"] ?? ""}`;
     if (error.code === "unauthorized") {
-      // connect() answers every refusal with 401; its message tells a wrong password from a refused account.
-      if (/expired/i.test(error.message)) return "account_expired";
-      if (/inactive|no longer exists/i.test(error.message)) return "account_inactive";
+      // connect() answers every refusal with 401; a refused account carries its reason.
+      const reason = (error.details as { reason?: string } | undefined)?.reason;
+      if (reason === "expired") return "account_expired";
+      if (reason === "inactive" || reason === "deleted") return "account_inactive";
       return "wrong_credentials";
     }
   }

@@ -30,6 +30,7 @@ describe("POST /api/auth", () => {
       const res = await call(authRoute.POST, { method: "POST", body: { user: u.login, password: PASSWORD }, headers: ip() });
       expectError(res, 401);
       expect(res.body.error).toMatch(/inactive|expired/);
+      expect(res.body.details.reason).toBe(u === inactive ? "inactive" : "expired");
     }
   });
 
