@@ -5,6 +5,7 @@ import { usePathname } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Brand } from "@/components/brand";
+import { ToastProvider } from "@/components/ui/toast";
 import { useBrowserLanguage } from "@/lib/i18n/browser-language";
 import { resolveLanguage, type UiLanguage } from "@/lib/i18n/languages";
 import { I18nProvider, useT } from "@/lib/i18n/provider";
@@ -24,9 +25,11 @@ export function AppShell({ platformName, initialAccount, browserGuess, children 
   const language = resolveLanguage(account.language, [browser]);
   return (
     <I18nProvider language={language}>
-      <Frame platformName={platformName} account={account}>
-        {children}
-      </Frame>
+      <ToastProvider>
+        <Frame platformName={platformName} account={account}>
+          {children}
+        </Frame>
+      </ToastProvider>
     </I18nProvider>
   );
 }
@@ -54,10 +57,21 @@ function Frame({ platformName, account, children }: { platformName: string; acco
   );
 }
 
-// Only pages that exist are linked; Files, Trash, Shares and Admin join this list as they are built.
+// Only pages that exist are linked; Shares and Admin join this list as they are built.
+// `match` says which paths light the entry up (/files/<id> stays under My files).
 const LINKS = [
-  { href: "/", label: "nav.home", icon: "M3 10.5 12 3l9 7.5V20a1 1 0 0 1-1 1h-5v-6h-6v6H4a1 1 0 0 1-1-1z" },
-  { href: "/account", label: "nav.account", icon: "M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zm-8 9a8 8 0 0 1 16 0" },
+  { href: "/", label: "nav.home", icon: "M3 10.5 12 3l9 7.5V20a1 1 0 0 1-1 1h-5v-6h-6v6H4a1 1 0 0 1-1-1z", match: (p: string) => p === "/" },
+  {
+    href: "/files",
+    label: "nav.myFiles",
+    icon: "M3 6.5A1.5 1.5 0 0 1 4.5 5h4.6l2 2h8.4A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z",
+    match: (p: string) => p === "/files" || /^\/files\/\d+$/.test(p),
+  },
+  { href: "/files/company", label: "nav.company", icon: "M4 21V5l8-2v18M12 9h8v12M8 8v.01M8 12v.01M8 16v.01M16 13v.01M16 17v.01M3 21h18", match: (p: string) => p === "/files/company" },
+  { href: "/files/shared", label: "nav.shared", icon: "M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zm-7 10a7 7 0 0 1 14 0M16 3.5a4 4 0 0 1 0 7.5M22 21a7 7 0 0 0-4-6.3", match: (p: string) => p === "/files/shared" },
+  { href: "/recent", label: "nav.recent", icon: "M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zm0-13v5l3 2", match: (p: string) => p === "/recent" },
+  { href: "/trash", label: "nav.trash", icon: "M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3", match: (p: string) => p === "/trash" },
+  { href: "/account", label: "nav.account", icon: "M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zm-8 9a8 8 0 0 1 16 0", match: (p: string) => p === "/account" },
 ] as const;
 
 function SidebarLinks() {
@@ -67,7 +81,7 @@ function SidebarLinks() {
     <ul className={styles.nav}>
       {LINKS.map((link) => (
         <li key={link.href}>
-          <Link href={link.href} className={styles.link} aria-current={pathname === link.href ? "page" : undefined}>
+          <Link href={link.href} className={styles.link} aria-current={link.match(pathname ?? "") ? "page" : undefined}>
             <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" strokeLinecap="round" aria-hidden="true">
               <path d={link.icon} />
             </svg>

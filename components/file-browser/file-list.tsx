@@ -1,0 +1,288 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
+import { useLanguage, useT } from "@/lib/i18n/provider";
+import { htmlLang } from "@/lib/i18n/languages";
+import type { MessageKey } from "@/lib/i18n/translate";
+import type { Item } from "@/lib/queries/files";
+import styles from "./file-browser.module.css";
+import { formatBytes, formatDate, formatDay, itemKey } from "./format";
+
+export type SortColumn = "name" | "size" | "modification" | "owner";
+export type Sort = { column: SortColumn; direction: 1 | -1 };
+
+/** Row height in px: fixed, so the visible window is computed from the scroll position alone. */
+const ROW = 44;
+const OVERSCAN = 8;
+
+type Props = {
+  label: string;
+  items: Item[];
+  total: number;
+  selected: Set<string>;
+  active: number;
+  sort: Sort;
+  onSort: (column: SortColumn) => void;
+  /** A click or key on row `index`: mode says how it changes the selection. */
+  onSelect: (index: number, mode: "only" | "toggle" | "range" | "rangeAdd") => void;
+  onActive: (index: number) => void;
+  onSelectAll: () => void;
+  onClear: () => void;
+  onOpen: (item: Item) => void;
+  onMenu: (x: number, y: number) => void;
+  onDelete: () => void;
+  onRename: () => void;
+  onNearEnd: () => void;
+  hrefOf: (item: Item) => string | undefined;
+};
+
+const COLUMNS: { column: SortColumn; label: MessageKey; className: string }[] = [
+  { column: "name", label: "files.colName", className: styles.colName },
+  { column: "size", label: "files.colSize", className: styles.colSize },
+  { column: "modification", label: "files.colModified", className: styles.colModified },
+  { column: "owner", label: "files.colOwner", className: styles.colOwner },
+];
+
+/**
+ * The folder's items as an ARIA grid with one focus stop (aria-activedescendant). Only the rows in
+ * view are rendered, so a folder of 10,000 items costs the same as one of 50.
+ */
+export function FileList(props: Props) {
+  const { items, total, selected, active, sort } = props;
+  const t = useT();
+  const locale = htmlLang(useLanguage());
+  const scroller = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState({ top: 0, height: 600 });
+
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const measure = () => setView({ top: el.scrollTop, height: el.clientHeight });
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  const first = Math.max(0, Math.floor(view.top / ROW) - OVERSCAN);
+  const last = Math.min(items.length, Math.ceil((view.top + view.height) / ROW) + OVERSCAN);
+  const { onNearEnd } = props;
+  useEffect(() => {
+    if (last >= items.length - 20) onNearEnd();
+  }, [last, items.length, onNearEnd]);
+
+  // The active row stays in view as the keyboard moves it.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || active < 0) return;
+    const header = ROW;
+    const rowTop = active * ROW;
+    if (rowTop < el.scrollTop) el.scrollTop = rowTop;
+    else if (rowTop + ROW + header > el.scrollTop + el.clientHeight) el.scrollTop = rowTop + ROW + header - el.clientHeight;
+  }, [active]);
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    if (event.target !== event.currentTarget) return;
+    const ctrl = event.ctrlKey || event.metaKey;
+    const move = (to: number) => {
+      event.preventDefault();
+      const index = Math.max(0, Math.min(items.length - 1, to));
+      if (event.shiftKey) props.onSelect(index, "range");
+      else if (ctrl) props.onActive(index);
+      else props.onSelect(index, "only");
+    };
+    const page = Math.max(1, Math.floor(view.height / ROW) - 1);
+    switch (event.key) {
+      case "ArrowDown":
+        return move(active + 1);
+      case "ArrowUp":
+        return move(active < 0 ? 0 : active - 1);
+      case "PageDown":
+        return move(active + page);
+      case "PageUp":
+        return move(active - page);
+      case "Home":
+        return move(0);
+      case "End":
+        return move(items.length - 1);
+      case " ":
+        event.preventDefault();
+        if (active >= 0) props.onSelect(active, "toggle");
+        return;
+      case "Enter":
+        event.preventDefault();
+        if (active >= 0 && items[active]) props.onOpen(items[active]);
+        return;
+      case "Delete":
+        event.preventDefault();
+        return props.onDelete();
+      case "F2":
+        event.preventDefault();
+        return props.onRename();
+      case "Escape":
+        return props.onClear();
+      case "ContextMenu":
+        event.preventDefault();
+        return openMenuAtActive();
+    }
+    if (event.key === "F10" && event.shiftKey) {
+      event.preventDefault();
+      openMenuAtActive();
+    } else if (ctrl && event.key.toLowerCase() === "a") {
+      event.preventDefault();
+      props.onSelectAll();
+    }
+  }
+
+  function openMenuAtActive() {
+    const row = scroller.current?.querySelector<HTMLElement>(`[data-index="${Math.max(0, active)}"]`);
+    const box = row?.getBoundingClientRect();
+    if (active < 0 && items.length > 0) props.onSelect(0, "only");
+    if (box) props.onMenu(box.left + 48, box.bottom);
+  }
+
+  function onRowClick(event: MouseEvent, index: number) {
+    if (event.shiftKey) props.onSelect(index, event.ctrlKey || event.metaKey ? "rangeAdd" : "range");
+    else if (event.ctrlKey || event.metaKey) props.onSelect(index, "toggle");
+    else props.onSelect(index, "only");
+  }
+
+  function onRowMenu(event: MouseEvent, index: number) {
+    event.preventDefault();
+    if (!selected.has(itemKey(items[index]))) props.onSelect(index, "only");
+    else props.onActive(index);
+    props.onMenu(event.clientX, event.clientY);
+  }
+
+  const activeId = active >= 0 && items[active] ? `row-${itemKey(items[active])}` : undefined;
+  return (
+    <div
+      ref={scroller}
+      className={styles.scroller}
+      role="grid"
+      aria-label={props.label}
+      aria-multiselectable="true"
+      aria-rowcount={total + 1}
+      aria-activedescendant={activeId}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      onScroll={(e) => setView({ top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight })}
+      onFocus={() => {
+        if (active < 0 && items.length > 0) props.onActive(0);
+      }}
+    >
+      <div role="row" aria-rowindex={1} className={`${styles.row} ${styles.headerRow}`}>
+        <span role="columnheader" className={styles.colCheck} />
+        {COLUMNS.map(({ column, label, className }) => (
+          <span
+            key={column}
+            role="columnheader"
+            className={className}
+            aria-sort={sort.column === column ? (sort.direction === 1 ? "ascending" : "descending") : undefined}
+          >
+            <button type="button" tabIndex={-1} className={styles.sortButton} title={t("files.sortNote")} onClick={() => props.onSort(column)} aria-label={t("files.sortBy", { column: t(label) })}>
+              {t(label)}
+              {sort.column === column && <span aria-hidden="true">{sort.direction === 1 ? " ↑" : " ↓"}</span>}
+            </button>
+          </span>
+        ))}
+        <span role="columnheader" className={styles.colMore} />
+      </div>
+      <div role="rowgroup" style={{ height: items.length * ROW, position: "relative" }}>
+        {items.slice(first, last).map((item, offset) => {
+          const index = first + offset;
+          const key = itemKey(item);
+          const isSelected = selected.has(key);
+          const href = props.hrefOf(item);
+          return (
+            <div
+              key={key}
+              id={`row-${key}`}
+              role="row"
+              data-index={index}
+              aria-rowindex={index + 2}
+              aria-selected={isSelected}
+              className={[styles.row, styles.itemRow, isSelected && styles.selected, index === active && styles.active].filter(Boolean).join(" ")}
+              style={{ transform: `translateY(${index * ROW}px)` }}
+              onClick={(e) => onRowClick(e, index)}
+              onDoubleClick={() => props.onOpen(item)}
+              onContextMenu={(e) => onRowMenu(e, index)}
+            >
+              <span role="gridcell" className={styles.colCheck}>
+                <span className={styles.check} aria-hidden="true">
+                  {isSelected ? "✓" : ""}
+                </span>
+              </span>
+              <span role="gridcell" className={styles.colName}>
+                <ItemIcon item={item} />
+                {href ? (
+                  <Link href={href} tabIndex={-1} className={styles.name} onClick={(e) => (e.ctrlKey || e.metaKey || e.shiftKey) && e.preventDefault()}>
+                    {item.name}
+                  </Link>
+                ) : (
+                  <span className={styles.name}>{item.name}</span>
+                )}
+                {item.kind === "file" && item.lock?.locked && (
+                  <span className={styles.lock} role="img" aria-label={t("files.locked", { owner: item.lock.owner ?? "" })} title={t("files.locked", { owner: item.lock.owner ?? "" })}>
+                    <svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+                      <rect x="5" y="11" width="14" height="10" rx="2" />
+                      <path d="M8 11V8a4 4 0 0 1 8 0v3" />
+                    </svg>
+                  </span>
+                )}
+              </span>
+              <span role="gridcell" className={styles.colSize}>
+                {item.kind === "file" ? formatBytes(item.size, locale) : typeof item.size === "number" ? formatBytes(item.size, locale) : "—"}
+              </span>
+              <span role="gridcell" className={styles.colModified}>
+                <span className={styles.dateLong}>{formatDate(item.modification, locale)}</span>
+                <span className={styles.dateShort}>{formatDay(item.modification, locale)}</span>
+              </span>
+              <span role="gridcell" className={styles.colOwner}>
+                {item.owner ?? ""}
+              </span>
+              <span role="gridcell" className={styles.colMore}>
+                <button
+                  type="button"
+                  tabIndex={-1}
+                  className={styles.moreButton}
+                  aria-label={t("files.more", { name: item.name })}
+                  aria-haspopup="menu"
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    if (!isSelected) props.onSelect(index, "only");
+                    const box = e.currentTarget.getBoundingClientRect();
+                    props.onMenu(box.right - 180, box.bottom + 4);
+                  }}
+                >
+                  <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">
+                    <circle cx="3" cy="8" r="1.5" fill="currentColor" />
+                    <circle cx="8" cy="8" r="1.5" fill="currentColor" />
+                    <circle cx="13" cy="8" r="1.5" fill="currentColor" />
+                  </svg>
+                </button>
+              </span>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+function ItemIcon({ item }: { item: Item }) {
+  if (item.kind === "folder") {
+    return (
+      <svg className={styles.folderIcon} width="20" height="20" viewBox="0 0 24 24" aria-hidden="true">
+        <path d="M3 6.5A1.5 1.5 0 0 1 4.5 5h4.6l2 2h8.4A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z" fill="currentColor" />
+      </svg>
+    );
+  }
+  return (
+    <svg className={styles.fileIcon} width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinejoin="round" aria-hidden="true">
+      <path d="M6 3h8l4 4v14H6z" />
+      <path d="M14 3v4h4" />
+    </svg>
+  );
+}

@@ -1,0 +1,75 @@
+"use client";
+
+import { useEffect, useRef, type KeyboardEvent } from "react";
+import { useT } from "@/lib/i18n/provider";
+import type { MessageKey } from "@/lib/i18n/translate";
+import styles from "./file-browser.module.css";
+
+export type Action = "open" | "download" | "rename" | "move" | "copy" | "delete";
+
+const LABELS: Record<Action, MessageKey> = {
+  open: "files.open",
+  download: "files.download",
+  rename: "files.rename",
+  move: "files.move",
+  copy: "files.copy",
+  delete: "files.delete",
+};
+
+type Props = { x: number; y: number; actions: Action[]; onAction: (action: Action) => void; onClose: () => void };
+
+/** The context menu of the selection (WAI-ARIA menu): arrows move, Enter runs, Escape closes. */
+export function ItemMenu({ x, y, actions, onAction, onClose }: Props) {
+  const t = useT();
+  const ref = useRef<HTMLUListElement>(null);
+
+  useEffect(() => {
+    const menu = ref.current;
+    if (!menu) return;
+    menu.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    const close = (event: PointerEvent) => {
+      if (!menu.contains(event.target as Node)) onClose();
+    };
+    document.addEventListener("pointerdown", close);
+    return () => document.removeEventListener("pointerdown", close);
+  }, [onClose]);
+
+  function onKey(event: KeyboardEvent<HTMLUListElement>) {
+    const items = Array.from(event.currentTarget.querySelectorAll<HTMLElement>('[role="menuitem"]'));
+    const index = items.indexOf(document.activeElement as HTMLElement);
+    if (event.key === "Escape" || event.key === "Tab") {
+      event.preventDefault();
+      onClose();
+    } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      items[(index + step + items.length) % items.length]?.focus();
+    } else if (event.key === "Home" || event.key === "End") {
+      event.preventDefault();
+      items[event.key === "Home" ? 0 : items.length - 1]?.focus();
+    }
+  }
+
+  // Kept inside the window, whatever was clicked.
+  const left = Math.max(8, Math.min(x, (typeof window === "undefined" ? 1024 : window.innerWidth) - 200));
+  const top = Math.max(8, Math.min(y, (typeof window === "undefined" ? 768 : window.innerHeight) - actions.length * 40 - 16));
+  return (
+    <ul ref={ref} role="menu" aria-label={t("files.toolbar")} className={styles.menu} style={{ left, top }} onKeyDown={onKey}>
+      {actions.map((action) => (
+        <li role="none" key={action}>
+          <button
+            type="button"
+            role="menuitem"
+            tabIndex={-1}
+            className={[styles.menuItem, action === "delete" && styles.menuDanger].filter(Boolean).join(" ")}
+            onClick={() => onAction(action)}
+          >
+            {t(LABELS[action])}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export const actionLabel = (action: Action): MessageKey => LABELS[action];

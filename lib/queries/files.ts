@@ -1,0 +1,165 @@
+"use client";
+
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "@/lib/api-client";
+import type { FileResponse } from "@/lib/contracts/files";
+import type { FolderResponse } from "@/lib/contracts/folders";
+import type { TrashItemResponse } from "@/lib/contracts/trash";
+import { trashKeys } from "./trash";
+
+export type { FileResponse, FolderResponse };
+export type SpaceType = "private" | "company" | "shared";
+/** Where the browser is: a space's root (read through /api/root) or a folder by id. */
+export type Location = { kind: "space"; space: SpaceType } | { kind: "folder"; id: number };
+/** One row of the browser: a folder or a file, told apart by `kind`. */
+export type Item = ({ kind: "folder" } & FolderResponse) | ({ kind: "file" } & FileResponse);
+
+/** Rows fetched per page while scrolling (the server caps nb_objects at 1000). */
+export const PAGE_SIZE = 100;
+
+const locationKey = (at: Location) => (at.kind === "space" ? `space:${at.space}` : `folder:${at.id}`);
+const locationPath = (at: Location) => (at.kind === "space" ? `/api/root/${at.space}` : `/api/folder/${at.id}`);
+
+export const filesKeys = {
+  all: ["files"] as const,
+  roots: () => [...filesKeys.all, "roots"] as const,
+  content: (at: Location) => [...filesKeys.all, "content", locationKey(at)] as const,
+  details: (at: Location) => [...filesKeys.all, "details", locationKey(at)] as const,
+  tree: (folderId: number | "company" | "shared") => [...filesKeys.all, "tree", folderId] as const,
+  search: (scopeId: number, label: string) => [...filesKeys.all, "search", scopeId, label] as const,
+  activity: () => [...filesKeys.all, "activity"] as const,
+};
+
+export const rootsQuery = () =>
+  queryOptions({ queryKey: filesKeys.roots(), queryFn: () => api.get<{ id: number; name: string; type: "private" | "company" }[]>("/api/roots"), staleTime: 300_000 });
+
+type Page = { folder: FolderResponse; items: Item[]; total: number; offset: number };
+
+const toItems = (folder: FolderResponse): Item[] => [
+  ...(folder.content?.folders ?? []).map((f) => ({ ...f, kind: "folder" as const })),
+  ...(folder.content?.files ?? []).map((f) => ({ ...f, kind: "file" as const })),
+];
+
+/**
+ * A folder's first level, PAGE_SIZE items at a time. The pseudo folders of the company and shared
+ * spaces are not paged by the server, so they come as one page.
+ */
+export const folderContentQuery = (at: Location) =>
+  infiniteQueryOptions({
+    queryKey: filesKeys.content(at),
+    initialPageParam: 0,
+    queryFn: async ({ pageParam }): Promise<Page> => {
+      const folder = await api.get<FolderResponse>(`${locationPath(at)}?depth=0&offset_start=${pageParam}&nb_objects=${PAGE_SIZE}`);
+      const items = toItems(folder);
+      return { folder, items, offset: pageParam, total: folder.content_total ?? items.length };
+    },
+    getNextPageParam: (last) => {
+      const next = last.offset + last.items.length;
+      return last.items.length > 0 && next < last.total ? next : undefined;
+    },
+  });
+
+/** The folder itself in full mode, for its path (breadcrumbs), without its content. */
+export const folderDetailsQuery = (at: Location) =>
+  queryOptions({
+    queryKey: filesKeys.details(at),
+    queryFn: () => api.get<FolderResponse>(`${locationPath(at)}?full=1&nb_objects=0`),
+  });
+
+/** The sub-folders of one folder, for the folder picker (folders only: filter=1). */
+export const folderTreeQuery = (folderId: number | "company" | "shared") =>
+  queryOptions({
+    queryKey: filesKeys.tree(folderId),
+    queryFn: async () => {
+      const path = typeof folderId === "number" ? `/api/folder/${folderId}` : `/api/root/${folderId}`;
+      const folder = await api.get<FolderResponse>(`${path}?depth=0&filter=1`);
+      return folder.content?.folders ?? [];
+    },
+  });
+
+/** Names containing `label`, in every space the caller may browse (global=1). */
+export const searchQuery = (scopeId: number, label: string) =>
+  queryOptions({
+    queryKey: filesKeys.search(scopeId, label),
+    // A search answers its matches on one level, {folders, files}, not wrapped in a folder.
+    queryFn: async () => {
+      const found = await api.get<NonNullable<FolderResponse["content"]>>(`/api/folder/${scopeId}?recursive=1&global=1&search_label=${encodeURIComponent(label)}`);
+      return toItems({ content: found } as FolderResponse);
+    },
+    enabled: label.trim().length > 0,
+  });
+
+/** GET /api/file/activity: the files the caller touched lately. */
+export const activityQuery = () =>
+  queryOptions({
+    queryKey: filesKeys.activity(),
+    queryFn: () => api.get<FileResponse[] | { objects: FileResponse[] }>("/api/file/activity?nb_objects=100").then((r) => (Array.isArray(r) ? r : r.objects)),
+  });
+
+const itemPath = (item: Pick<Item, "kind" | "id">) => `/api/${item.kind}/${item.id}`;
+
+/** Any change below the file tree: content lists, pickers, search results, the trash. */
+function useInvalidateFiles() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: filesKeys.all }), queryClient.invalidateQueries({ queryKey: trashKeys.all })]);
+}
+
+export function useCreateFolder() {
+  const invalidate = useInvalidateFiles();
+  return useMutation({
+    mutationFn: (input: { name: string; parentId: number }) => api.post<FolderResponse>("/api/folder", { name: input.name, parent_id: input.parentId }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useRenameItem() {
+  const invalidate = useInvalidateFiles();
+  return useMutation({
+    mutationFn: (input: { item: Item; name: string }) => api.put<unknown>(itemPath(input.item), { name: input.name }),
+    onSuccess: invalidate,
+  });
+}
+
+/** Moves each item in turn; stops at the first refusal, leaving the ones already moved where they went. */
+export function useMoveItems() {
+  const invalidate = useInvalidateFiles();
+  return useMutation({
+    mutationFn: async (input: { items: Item[]; parentId: number }) => {
+      for (const item of input.items) await api.put<unknown>(itemPath(item), { parent_id: input.parentId });
+    },
+    onSettled: invalidate,
+  });
+}
+
+export function useCopyItems() {
+  const invalidate = useInvalidateFiles();
+  return useMutation({
+    mutationFn: async (input: { items: Item[]; parentId: number }) => {
+      for (const item of input.items) {
+        const body = item.kind === "file" ? { name: item.name, parent_id: input.parentId } : { parent_id: input.parentId };
+        await api.post<unknown>(`/api/${item.kind}?copy=${item.id}`, body);
+      }
+    },
+    onSettled: invalidate,
+  });
+}
+
+/** Sends items to the trash; the answer lists the trash items, which an undo restores. */
+export function useDeleteItems() {
+  const invalidate = useInvalidateFiles();
+  return useMutation({
+    mutationFn: async (items: Item[]) => {
+      const trashed: TrashItemResponse[] = [];
+      for (const item of items) trashed.push(await api.delete<TrashItemResponse>(itemPath(item)));
+      return trashed;
+    },
+    onSettled: invalidate,
+  });
+}
+
+/** The file's latest version as an attachment: a plain navigation, so the browser streams it to disk. */
+export const downloadUrl = (file: Pick<FileResponse, "id">) => `/api/file/${file.id}/download?latest=1`;
+
+/** After an upload finished (or folders were created for one). */
+export const useRefreshFiles = useInvalidateFiles;
