@@ -85,7 +85,6 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput): Promise<
     })
     .returning();
   const [updated] = await db.update(files).set({ currentVersionId: version.id, modifiedAt: now }).where(eq(files.id, file.id)).returning();
-  await db.update(folders).set({ modifiedAt: now }).where(eq(folders.id, folder.id));
 
   const config = await getPlatformConfig(db);
   if (existing && !config.features.versioning) {
@@ -100,6 +99,8 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput): Promise<
     objectId: version.id,
     object: name,
   });
+  // Last, so that the folder row stays locked only for the commit: uploads into one folder queue here.
+  await db.update(folders).set({ modifiedAt: now }).where(eq(folders.id, folder.id));
   return { file: updated, version, folder, created: !existing };
 }
 

@@ -15,7 +15,10 @@ export type QuotaScope = { userId: number; folder: Pick<Folder, "id" | "path"> }
 export async function assertQuota(db: DbOrTx, scope: QuotaScope, bytes: number, options: { lock: boolean }) {
   const lock = options.lock;
   const userQuery = db.select({ quota: users.quota }).from(users).where(eq(users.id, scope.userId));
-  const [user] = lock ? await userQuery.for("update") : await userQuery;
+  // Lock the user row only when it carries a quota: otherwise every upload of one user would
+  // wait for the previous one to commit (measured: most of the time of 20 concurrent uploads).
+  let [user] = await userQuery;
+  if (lock && user?.quota !== null && user?.quota !== undefined) [user] = await userQuery.for("update");
   if (user?.quota !== null && user?.quota !== undefined) {
     const used = await sumOf(db, sql`creator_id = ${scope.userId}`);
     if (used + bytes > user.quota) throw exhausted("your quota");
