@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "@/db";
-import { groupManagers, groupMembers, groups, sessions, users, type User } from "@/db/schema";
+import { groupManagers, groupMembers, groups, logs, sessions, users, type User } from "@/db/schema";
 import { hashPassword } from "@/lib/server/auth/passwords";
 import { hashToken, newToken } from "@/lib/server/auth/tokens";
 import { createPrivateSpace } from "@/lib/server/folders/create-private-space";
@@ -56,4 +56,16 @@ export async function reloadUser(id: number) {
   const db = await getDb();
   const [user] = await db.select().from(users).where(eq(users.id, id));
   return user;
+}
+
+/** The newest audit-log entry about an object (optionally of one type). */
+export async function latestLog(objectType: string, objectId: number | string, type?: string) {
+  const db = await getDb();
+  const [log] = await db
+    .select()
+    .from(logs)
+    .where(and(eq(logs.objectType, objectType), eq(logs.objectId, String(objectId)), type ? eq(logs.type, type) : undefined))
+    .orderBy(desc(logs.id))
+    .limit(1);
+  return log;
 }

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import { getDb, type Db, type Tx } from "@/db";
-import { fileLocks, fileVersions, files, folders, logs, platformConfig, trashItems, type Folder, type User } from "@/db/schema";
+import { fileLocks, fileVersions, files, folders, platformConfig, trashItems, type Folder, type User } from "@/db/schema";
 import type { AuthedCtx } from "@/lib/server/context";
 import { forgetCachedConfig, readStoredConfig } from "@/lib/server/config/platform-config";
 import { createTestUser, unique, type TestUser } from "./factories";
@@ -69,16 +69,7 @@ export async function removeLock(fileId: number) {
   await db.delete(fileLocks).where(eq(fileLocks.fileId, fileId));
 }
 
-export async function latestLog(objectType: string, objectId: number | string, type?: string) {
-  const db = await getDb();
-  const [log] = await db
-    .select()
-    .from(logs)
-    .where(and(eq(logs.objectType, objectType), eq(logs.objectId, String(objectId)), type ? eq(logs.type, type) : undefined))
-    .orderBy(desc(logs.id))
-    .limit(1);
-  return log;
-}
+export { latestLog } from "./factories";
 
 class Rollback extends Error {}
 

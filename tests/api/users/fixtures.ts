@@ -1,6 +1,6 @@
-import { and, desc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { getDb, type Db, type Tx } from "@/db";
-import { groupMembers, logs, type User } from "@/db/schema";
+import { groupMembers, type User } from "@/db/schema";
 import type { AuthedCtx } from "@/lib/server/context";
 import { createTestGroup, createTestUser } from "../../helpers/factories";
 
@@ -20,16 +20,7 @@ export async function createManagedTeam() {
   return { manager, member, group };
 }
 
-export async function latestLog(objectType: string, objectId: number, type?: string) {
-  const db = await getDb();
-  const [log] = await db
-    .select()
-    .from(logs)
-    .where(and(eq(logs.objectType, objectType), eq(logs.objectId, String(objectId)), type ? eq(logs.type, type) : undefined))
-    .orderBy(desc(logs.id))
-    .limit(1);
-  return log;
-}
+export { latestLog } from "../../helpers/factories";
 
 export async function memberGroupIds(userId: number) {
   const db = await getDb();

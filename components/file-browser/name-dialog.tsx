@@ -1,0 +1,52 @@
+"use client";
+
+import { useState, type FocusEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { TextField } from "@/components/ui/text-field";
+import { useT } from "@/lib/i18n/provider";
+
+type Props = {
+  title: string;
+  submitLabel: string;
+  initialName?: string;
+  pending: boolean;
+  /** Called with the trimmed, non-empty name; reports a refusal through `fail`. */
+  onSubmit: (name: string, fail: (message: string) => void) => void;
+  onClose: () => void;
+  onFocus?: (e: FocusEvent<HTMLInputElement>) => void;
+};
+
+/** The one dialog that asks for a name (new folder, rename). */
+export function NameDialog({ title, submitLabel, initialName = "", pending, onSubmit, onClose, onFocus }: Props) {
+  const t = useT();
+  const [name, setName] = useState(initialName);
+  const [error, setError] = useState<string | null>(null);
+
+  function submit() {
+    const trimmed = name.trim();
+    if (!trimmed) return setError(t("common.required"));
+    onSubmit(trimmed, setError);
+  }
+
+  return (
+    <Dialog
+      title={title}
+      closeLabel={t("common.close")}
+      onClose={onClose}
+      onSubmit={submit}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            {t("common.cancel")}
+          </Button>
+          <Button type="submit" disabled={pending}>
+            {submitLabel}
+          </Button>
+        </>
+      }
+    >
+      <TextField label={t("files.nameLabel")} value={name} onChange={(e) => setName(e.target.value)} onFocus={onFocus} error={error} autoComplete="off" maxLength={255} />
+    </Dialog>
+  );
+}
