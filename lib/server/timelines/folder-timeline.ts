@@ -1,0 +1,12 @@
+import type { AuthedCtx } from "../context";
+import { getFolderOrThrow } from "../folders/get-folder";
+import { presentFolders } from "../folders/present-folders";
+import type { Mode } from "../http/mode";
+import { loadEvents, presentEvents } from "./load-events";
+
+/** GET /folder/(folderId)/timeline: the Folder plus its events, newest first. Needs the read right. */
+export async function readFolderTimeline(ctx: AuthedCtx, folderId: number, mode: Mode) {
+  const { folder, rights } = await getFolderOrThrow(ctx.db, ctx.actor.user, folderId, "read");
+  const [[json], rows] = await Promise.all([presentFolders(ctx, [folder], mode, new Map([[folder.id, rights]])), loadEvents(ctx.db, "folder", folder.id)]);
+  return { ...json, events: await presentEvents(ctx.db, rows) };
+}
