@@ -9,3 +9,4 @@ export * from "./audit";
 export * from "./config";
 export * from "./mail";
 export * from "./jobs";
+export * from "./annotations";

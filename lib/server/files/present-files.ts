@@ -1,5 +1,6 @@
 import { and, count, inArray, isNull } from "drizzle-orm";
 import { fileVersions, type FileRow, type FileVersion, type Folder } from "@/db/schema";
+import { annotationFields, countAnnotations, type AnnotationCounts } from "../annotations/count-annotations";
 import type { AuthedCtx } from "../context";
 import { iso } from "../http/envelope";
 import type { Mode } from "../http/mode";
@@ -27,7 +28,10 @@ export async function presentFiles(
   const locks = await loadLocks(ctx.db, items.map((i) => i.file.id));
   const nameIds = [...items.map((i) => i.version.creatorId), ...[...locks.values()].map((l) => l.ownerId)];
   const names = await loadOwnerNames(ctx.db, nameIds);
-  const versionCounts = mode === "full" ? await countVersions(ctx, items.map((i) => i.file.id)) : new Map<number, number>();
+  const full = mode === "full";
+  const [versionCounts, annotationCounts] = full
+    ? await Promise.all([countVersions(ctx, items.map((i) => i.file.id)), countAnnotations(ctx.db, userId, "file", items.map((i) => i.file.id))])
+    : [new Map<number, number>(), new Map<number, AnnotationCounts>()];
 
   return items.map(({ file, version, folder }) => {
     const lock = locks.get(file.id);
@@ -45,9 +49,10 @@ export async function presentFiles(
     if (mode !== "light") {
       Object.assign(json, { creation: iso(version.createdAt), owner: names.get(version.creatorId) ?? "", owner_id: String(version.creatorId) });
     }
-    if (mode === "full") {
+    if (full) {
       const n = versionCounts.get(file.id) ?? 1;
       if (n > 1) json.nb_versions = n;
+      Object.assign(json, annotationFields(annotationCounts.get(file.id)));
       json.path = `/${[...folder.path, folder.id].join("/")}`;
       json.mime = version.mime;
     }

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { rows } from "@/db";
 import type { Folder } from "@/db/schema";
 import { getPlatformConfig } from "../config/platform-config";
+import { annotationFields, countAnnotations } from "../annotations/count-annotations";
 import type { AuthedCtx } from "../context";
 import { iso } from "../http/envelope";
 import type { Mode } from "../http/mode";
@@ -54,6 +55,7 @@ export async function presentFolders(ctx: AuthedCtx, list: Folder[], mode: Mode,
         purge_frequency: folder.purgeFrequency,
         path: `/${folder.path.join("/")}`,
         path_name: full.pathNames.get(folder.id) ?? "/",
+        ...annotationFields(full.annotations.get(folder.id)),
       });
     }
     return json;
@@ -64,10 +66,11 @@ async function loadFullExtras(ctx: AuthedCtx, list: Folder[]) {
   const config = await getPlatformConfig(ctx.db);
   const ids = list.map((f) => f.id);
   const ancestorIds = [...new Set(list.flatMap((f) => f.path))];
-  const [stats, shared, ancestors] = await Promise.all([
+  const [stats, shared, ancestors, annotations] = await Promise.all([
     loadFolderStats(ctx.db, ids),
     loadSharedFolderIds(ctx, ids),
     loadAncestorNames(ctx, ancestorIds),
+    countAnnotations(ctx.db, ctx.actor.user.id, "folder", ids),
   ]);
   const pathNames = new Map<number, string>();
   for (const f of list) {
@@ -75,7 +78,7 @@ async function loadFullExtras(ctx: AuthedCtx, list: Folder[]) {
     const names = f.path.map((id) => ancestors.get(id)).filter((n): n is string => n !== undefined);
     pathNames.set(f.id, `/${names.join("/")}`);
   }
-  return { stats, shared, pathNames, features: config.features, selfAlert: config.self_alert };
+  return { stats, shared, pathNames, annotations, features: config.features, selfAlert: config.self_alert };
 }
 
 async function loadAncestorNames(ctx: AuthedCtx, ids: number[]): Promise<Map<number, string>> {
