@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { FormStatus } from "@/components/ui/form-status";
 import { useT } from "@/lib/i18n/provider";
 import { folderTreeQuery, rootsQuery, useCopyItems, useMoveItems, type Item } from "@/lib/queries/files";
@@ -45,14 +45,12 @@ export function ItemsMoveDialog({ items, mode, onDone, onClose }: { items: Item[
       onClose={onClose}
       onSubmit={submit}
       footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" disabled={!canDrop || mutation.isPending}>
-            {t(mode === "move" ? "files.moveHere" : "files.copyHere")}
-          </Button>
-        </>
+        <DialogActions
+          cancelLabel={t("common.cancel")}
+          onCancel={onClose}
+          submitLabel={t(mode === "move" ? "files.moveHere" : "files.copyHere")}
+          disabled={!canDrop || mutation.isPending}
+        />
       }
     >
       <div className={styles.picker}>

@@ -1,8 +1,7 @@
 "use client";
 
 import { useState, type FocusEvent } from "react";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { TextField } from "@/components/ui/text-field";
 import { useT } from "@/lib/i18n/provider";
 
@@ -35,16 +34,7 @@ export function NameDialog({ title, submitLabel, initialName = "", pending, onSu
       closeLabel={t("common.close")}
       onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" disabled={pending}>
-            {submitLabel}
-          </Button>
-        </>
-      }
+      footer={<DialogActions cancelLabel={t("common.cancel")} onCancel={onClose} submitLabel={submitLabel} disabled={pending} />}
     >
       <TextField label={t("files.nameLabel")} value={name} onChange={(e) => setName(e.target.value)} onFocus={onFocus} error={error} autoComplete="off" maxLength={255} />
     </Dialog>

@@ -1,8 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { FormStatus } from "@/components/ui/form-status";
 import { describeFileError } from "@/components/file-browser/format";
 import { useT } from "@/lib/i18n/provider";
@@ -32,16 +31,7 @@ export function TrashConfirmDialog({ title, text, confirmLabel, onConfirm, onClo
       closeLabel={t("common.close")}
       onClose={onClose}
       onSubmit={confirm}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} data-autofocus>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" variant="danger" disabled={isBusy}>
-            {confirmLabel}
-          </Button>
-        </>
-      }
+      footer={<DialogActions cancelLabel={t("common.cancel")} onCancel={onClose} submitLabel={confirmLabel} disabled={isBusy} danger focusCancel />}
     >
       <p style={{ margin: 0 }}>{text}</p>
       <FormStatus status={error ? { tone: "error", message: error } : null} />

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, type FormEvent, type ReactNode } from "react";
+import { Button } from "./button";
 import styles from "./dialog.module.css";
 
 type Props = {
@@ -69,5 +70,29 @@ export function Dialog({ title, onClose, onSubmit, children, footer, closeLabel 
         <div className={styles.footer}>{footer}</div>
       </form>
     </dialog>
+  );
+}
+
+type ActionsProps = {
+  cancelLabel: string;
+  onCancel: () => void;
+  submitLabel: string;
+  disabled?: boolean;
+  danger?: boolean;
+  /** Focus Cancel first (confirmations of something that cannot be undone). */
+  focusCancel?: boolean;
+};
+
+/** The usual footer of a form dialog: Cancel, then the submit button. */
+export function DialogActions({ cancelLabel, onCancel, submitLabel, disabled, danger, focusCancel }: ActionsProps) {
+  return (
+    <>
+      <Button variant="secondary" onClick={onCancel} {...(focusCancel ? { "data-autofocus": true } : {})}>
+        {cancelLabel}
+      </Button>
+      <Button type="submit" variant={danger ? "danger" : undefined} disabled={disabled}>
+        {submitLabel}
+      </Button>
+    </>
   );
 }
