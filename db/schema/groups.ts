@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "./users";
 
 export const groups = pgTable(
@@ -23,11 +23,17 @@ export const groupMembers = pgTable(
 );
 
 // Managers (role 4) administer the users of the groups they manage (the contract's manager_of).
+// The obsolete group delegates are this row seen through /delegate: its id and three scopes.
 export const groupManagers = pgTable(
   "group_managers",
   {
     groupId: integer("group_id").notNull().references(() => groups.id, { onDelete: "cascade" }),
     userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    id: serial("id").notNull().unique("group_managers_id_key"),
+    /** Delegate scopes: manage users, access rights (never beyond their own), alerts. */
+    manageUsers: boolean("manage_users").notNull().default(true),
+    manageSecurity: boolean("manage_security").notNull().default(true),
+    manageAlerts: boolean("manage_alerts").notNull().default(true),
   },
   (t) => [primaryKey({ name: "group_managers_pk", columns: [t.groupId, t.userId] })],
 );

@@ -10,3 +10,8 @@ export * from "./config";
 export * from "./mail";
 export * from "./jobs";
 export * from "./annotations";
+export * from "./alerts";
+export * from "./invitations";
+export * from "./options";
+export * from "./derivatives";
+export * from "./shares";
