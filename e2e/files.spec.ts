@@ -1,32 +1,10 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { ADMIN } from "./env";
-import { screenshot, signInAsAdmin } from "./helpers";
+import { expect, test, type Page } from "@playwright/test";
+import { screenshot, seedFolder, signInAsAdmin } from "./helpers";
 
 const suffix = () => Math.random().toString(36).slice(2, 7);
-
-/** Sets up a folder with files through the REST API (bearer token), so each journey starts from its own data. */
-async function seedFolder(request: APIRequestContext, name: string, files: string[]) {
-  const auth = await request.post("/api/auth", { data: { user: ADMIN.login, password: ADMIN.password } });
-  const { token } = await auth.json();
-  const headers = { Authorization: `Bearer ${token}` };
-  const roots = await (await request.get("/api/roots", { headers })).json();
-  const privateRoot = roots.find((r: { type: string }) => r.type === "private");
-  const created = await request.post("/api/folder", { headers, data: { name, parent_id: privateRoot.id } });
-  expect(created.status()).toBe(201);
-  const folder = await created.json();
-  for (const file of files) {
-    const uploaded = await request.post("/api/file/upload", {
-      headers,
-      multipart: { folderId: String(folder.id), targetFile: { name: file, mimeType: "text/plain", buffer: Buffer.from(`content of ${file}\n`) } },
-    });
-    expect(uploaded.status()).toBe(201);
-  }
-  await request.delete("/api/auth", { headers });
-  return folder as { id: number; name: string };
-}
 
 const row = (page: Page, name: string) => page.getByRole("row").filter({ has: page.getByText(name, { exact: true }) });
 

@@ -35,3 +35,30 @@ export async function createUser(request: APIRequestContext, fields: Record<stri
   await request.delete("/api/auth", { headers: { Authorization: `Bearer ${token}` } });
   return user;
 }
+
+/** The administrator's bearer token for seeding through the REST API; `end` signs it out. */
+export async function adminApi(request: APIRequestContext) {
+  const auth = await request.post("/api/auth", { data: { user: ADMIN.login, password: ADMIN.password } });
+  const { token } = await auth.json();
+  const headers = { Authorization: `Bearer ${token}` };
+  return { headers, end: () => request.delete("/api/auth", { headers }) };
+}
+
+export type SeedFile = string | { name: string; mimeType: string; buffer: Buffer };
+
+/** A folder in the administrator's private space with these files, so each journey starts from its own data. */
+export async function seedFolder(request: APIRequestContext, name: string, files: SeedFile[]) {
+  const { headers, end } = await adminApi(request);
+  const roots = await (await request.get("/api/roots", { headers })).json();
+  const privateRoot = roots.find((r: { type: string }) => r.type === "private");
+  const created = await request.post("/api/folder", { headers, data: { name, parent_id: privateRoot.id } });
+  expect(created.status()).toBe(201);
+  const folder = await created.json();
+  for (const file of files) {
+    const targetFile = typeof file === "string" ? { name: file, mimeType: "text/plain", buffer: Buffer.from(`content of ${file}\n`) } : file;
+    const uploaded = await request.post("/api/file/upload", { headers, multipart: { folderId: String(folder.id), targetFile } });
+    expect(uploaded.status()).toBe(201);
+  }
+  await end();
+  return folder as { id: number; name: string };
+}

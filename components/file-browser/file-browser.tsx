@@ -8,7 +8,10 @@ import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
 import { ApiError } from "@/lib/api-client";
 import { useT } from "@/lib/i18n/provider";
-import { downloadUrl, folderContentQuery, folderDetailsQuery, rootsQuery, searchQuery, useDeleteItems, useRefreshFiles, type Item, type Location } from "@/lib/queries/files";
+import { DetailsPanel } from "@/components/file-details/details-panel";
+import { PreviewDialog } from "@/components/file-preview/preview-dialog";
+import { previewKind } from "@/components/file-preview/preview-kind";
+import { downloadUrl, folderContentQuery, folderDetailsQuery, rootsQuery, searchQuery, useDeleteItems, useRefreshFiles, type FileResponse, type Item, type Location } from "@/lib/queries/files";
 import { useRestoreTrashItems } from "@/lib/queries/trash";
 import { countInterruptedUploads, enqueueUploads, setUploadFinishedHandler, useUploads } from "@/lib/queries/uploads";
 import { Breadcrumbs, crumbsOf } from "./breadcrumbs";
@@ -55,6 +58,8 @@ export function FileBrowser({ location }: { location: Location }) {
   const anchor = useRef(0);
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
+  const [previewing, setPreviewing] = useState<FileResponse | null>(null);
+  const [detailsOpen, setDetailsOpen] = useState(false);
   const grid = useRef<HTMLDivElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const selectedItems = useMemo(() => items.filter((i) => selected.has(itemKey(i))), [items, selected]);
@@ -105,6 +110,8 @@ export function FileBrowser({ location }: { location: Location }) {
     const single = list.length === 1 ? list[0] : null;
     const actions: Action[] = [];
     if (single && (single.kind === "folder" || isSearching)) actions.push("open");
+    if (single?.kind === "file" && previewKind(single) !== "none") actions.push("preview");
+    if (single) actions.push("details");
     if (single?.kind === "file" && single.can_download) actions.push("download");
     if (single && (single.can_write || single.can_edit)) actions.push("rename");
     const canDelete = list.every((i) => i.can_delete);
@@ -121,6 +128,7 @@ export function FileBrowser({ location }: { location: Location }) {
     }
     if (item.kind === "folder") router.push(`/files/${item.id}`);
     else if (isSearching) router.push(`/files/${item.parent_id}`);
+    else if (previewKind(item) !== "none") setPreviewing(item);
     else if (item.can_download) download(item);
   }
 
@@ -161,6 +169,8 @@ export function FileBrowser({ location }: { location: Location }) {
     const single = list[0];
     if (!single) return;
     if (action === "open") open(single);
+    else if (action === "preview" && single.kind === "file") setPreviewing(single);
+    else if (action === "details") setDetailsOpen(true);
     else if (action === "download") download(single);
     else if (action === "rename") setDialog({ type: "rename", item: single });
     else if (action === "move" || action === "copy") setDialog({ type: action, items: list });
@@ -176,6 +186,8 @@ export function FileBrowser({ location }: { location: Location }) {
   const crumbs = location.kind === "space" ? [{ label: spaceLabel }] : crumbsOf(details.data ?? folder, privateRootId, spaceLabel, t);
   const title = location.kind === "space" ? spaceLabel : folder?.id === privateRootId ? t("nav.myFiles") : (folder?.name ?? "");
   const toolbarActions = actionsFor(selectedItems);
+  const detailsItem = detailsOpen && selectedItems.length === 1 ? selectedItems[0] : null;
+  const previewable = useMemo(() => items.filter((i): i is Item & { kind: "file" } => i.kind === "file" && previewKind(i) !== "none"), [items]);
 
   return (
     <div {...dropzone.getRootProps({ className: styles.browser })}>
@@ -240,6 +252,7 @@ export function FileBrowser({ location }: { location: Location }) {
 
       <InterruptedNotice />
       {isSearching && <h2 className={styles.subtitle}>{t("files.searchResults", { query })}</h2>}
+      <div className={detailsItem ? styles.withDetails : undefined}>
       <div ref={grid} className={styles.listArea}>
         {dropzone.isDragActive && <div className={styles.dropOverlay}>{t("files.dropHere", { name: title })}</div>}
         <ListState location={location} content={content} results={results} isSearching={isSearching} query={query} canWrite={canWrite} count={items.length} />
@@ -266,6 +279,8 @@ export function FileBrowser({ location }: { location: Location }) {
         )}
         {isFetchingNextPage && <p className={styles.more}>{t("files.loadingMore")}</p>}
         {!isSearching && total > 0 && <p className={styles.more}>{t("files.itemCount", { count: total })}</p>}
+      </div>
+      {detailsItem && <DetailsPanel key={itemKey(detailsItem)} item={detailsItem} onClose={() => setDetailsOpen(false)} />}
       </div>
 
       {menu && actionsFor(selectedItems).length > 0 && <ItemMenu x={menu.x} y={menu.y} actions={actionsFor(selectedItems)} onAction={(a) => run(a)} onClose={closeMenu} />}
@@ -299,6 +314,18 @@ export function FileBrowser({ location }: { location: Location }) {
             setSelected(new Set());
             toast({ tone: "info", message: t(dialog.type === "move" ? "files.moved" : "files.copied") });
           }}
+        />
+      )}
+      {previewing && (
+        <PreviewDialog
+          file={previewing}
+          files={previewable}
+          onMove={(file) => {
+            setPreviewing(file);
+            const index = items.findIndex((i) => i.kind === "file" && i.id === file.id);
+            if (index >= 0) select(index, "only");
+          }}
+          onClose={() => setPreviewing(null)}
         />
       )}
       <UploadPanel />

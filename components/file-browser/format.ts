@@ -47,6 +47,7 @@ export function describeFileError(error: unknown, t: Translate): string {
   if (error.status === 409) return t("files.nameTaken");
   if (error.status === 400 && error.code === "invalid_name") return t("files.nameInvalid");
   if (error.status === 403 || error.status === 404) return t("error.forbidden");
+  if (error.status === 423) return t("files.lockedError");
   if (error.status === 507) return t("uploads.quota");
   return error.message || t("error.generic");
 }

@@ -5,10 +5,12 @@ import { useT } from "@/lib/i18n/provider";
 import type { MessageKey } from "@/lib/i18n/translate";
 import styles from "./file-browser.module.css";
 
-export type Action = "open" | "download" | "rename" | "move" | "copy" | "delete";
+export type Action = "open" | "preview" | "details" | "download" | "rename" | "move" | "copy" | "delete";
 
 const LABELS: Record<Action, MessageKey> = {
   open: "files.open",
+  preview: "files.preview",
+  details: "files.details",
   download: "files.download",
   rename: "files.rename",
   move: "files.move",

@@ -1,0 +1,121 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { useT } from "@/lib/i18n/provider";
+import type { FileResponse } from "@/lib/queries/files";
+import { PdfView } from "./pdf-view";
+import styles from "./preview.module.css";
+import { previewKind } from "./preview-kind";
+
+/** How much of a text file the preview shows (fetched with a Range request). */
+const TEXT_PREVIEW_BYTES = 256 * 1024;
+
+type Props = {
+  file: FileResponse;
+  /** The files around this one, for the arrows; the preview moves through them. */
+  files: FileResponse[];
+  onMove: (file: FileResponse) => void;
+  onClose: () => void;
+};
+
+/**
+ * A file shown in the page: images, PDFs (pdf.js), video and audio (streamed with Range), and the
+ * start of text files; anything else offers its download. ← and → move to the previous and next
+ * file, Escape closes.
+ */
+export function PreviewDialog({ file, files, onMove, onClose }: Props) {
+  const t = useT();
+  const ref = useRef<HTMLDialogElement>(null);
+  const index = files.findIndex((f) => f.id === file.id);
+  const previous = index > 0 ? files[index - 1] : null;
+  const next = index >= 0 && index < files.length - 1 ? files[index + 1] : null;
+  const url = `/api/file/${file.id}/download`;
+  const kind = previewKind(file);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    const opener = document.activeElement as HTMLElement | null;
+    dialog?.showModal();
+    return () => {
+      dialog?.close();
+      opener?.focus?.();
+    };
+  }, []);
+
+  return (
+    <dialog
+      ref={ref}
+      className={styles.dialog}
+      aria-label={t("preview.title", { name: file.name })}
+      data-testid="preview"
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+      onKeyDown={(e) => {
+        if ((e.target as HTMLElement).closest("input, textarea")) return;
+        if (e.key === "ArrowLeft" && previous) onMove(previous);
+        if (e.key === "ArrowRight" && next) onMove(next);
+      }}
+    >
+      <header className={styles.bar}>
+        <h2 className={styles.name}>{file.name}</h2>
+        <span className={styles.position}>{index >= 0 ? t("preview.position", { index: index + 1, count: files.length }) : ""}</span>
+        {file.can_download && (
+          <a className={styles.download} href={`${url}?latest=1`} download>
+            {t("files.download")}
+          </a>
+        )}
+        <button type="button" className={styles.tool} onClick={onClose} aria-label={t("common.close")} data-autofocus>
+          ×
+        </button>
+      </header>
+      <div className={styles.stage}>
+        <button type="button" className={styles.arrow} onClick={() => previous && onMove(previous)} disabled={!previous} aria-label={t("preview.previous")}>
+          ‹
+        </button>
+        <div className={styles.content} key={file.id}>
+          {/* A user file of any size and origin: next/image would re-encode it on the server. */}
+          {/* eslint-disable-next-line @next/next/no-img-element */}
+          {kind === "image" && <img className={styles.image} src={url} alt={file.name} />}
+          {kind === "pdf" && <PdfView url={url} name={file.name} />}
+          {kind === "video" && <video className={styles.media} src={url} controls preload="metadata" aria-label={file.name} />}
+          {kind === "audio" && <audio src={url} controls preload="metadata" aria-label={file.name} />}
+          {kind === "text" && <TextView url={url} />}
+          {kind === "none" && <p className={styles.none}>{t("preview.unavailable")}</p>}
+        </div>
+        <button type="button" className={styles.arrow} onClick={() => next && onMove(next)} disabled={!next} aria-label={t("preview.next")}>
+          ›
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+function TextView({ url }: { url: string }) {
+  const t = useT();
+  const [text, setText] = useState<{ body: string; cut: boolean } | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    const controller = new AbortController();
+    fetch(url, { headers: { Range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` }, credentials: "same-origin", signal: controller.signal })
+      .then(async (response) => {
+        if (!response.ok) throw new Error(String(response.status));
+        const total = Number(response.headers.get("Content-Range")?.split("/")[1] ?? 0);
+        const body = new TextDecoder("utf-8", { fatal: false }).decode(await response.arrayBuffer());
+        setText({ body, cut: total > TEXT_PREVIEW_BYTES });
+      })
+      .catch((e) => e.name !== "AbortError" && setFailed(true));
+    return () => controller.abort();
+  }, [url]);
+  if (failed) return <p role="alert">{t("preview.failed")}</p>;
+  if (!text) return <p className={styles.muted}>{t("common.loading")}</p>;
+  return (
+    <div className={styles.textWrap}>
+      <pre className={styles.text} tabIndex={0} data-testid="text-preview">
+        {text.body}
+      </pre>
+      {text.cut && <p className={styles.muted}>{t("preview.truncated")}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+"use client";
+
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "@/lib/api-client";
+import type { AnnotationResponse } from "@/lib/contracts/annotations";
+import type { FileResponse } from "@/lib/contracts/files";
+import type { RightResponse } from "@/lib/contracts/rights";
+import { filesKeys } from "./files";
+
+export type { AnnotationResponse, RightResponse };
+export type Target = { type: "file" | "folder"; id: number };
+type Envelope<T> = { objects: T[]; nb_total_objects: number };
+
+/** One event of a timeline (api.md's settled types), as the server presents it. */
+export type TimelineEvent = {
+  id: number;
+  type: number;
+  subtype?: number;
+  date: string;
+  owner?: string | null;
+  owner_id?: string | null;
+  env?: { browser?: string; os?: string } | null;
+  data?: unknown;
+  extended?: TimelineEvent[];
+  responses?: TimelineEvent[];
+};
+export type VersionTimeline = FileResponse & { total_downloads: number; total_previews: number; total_annotations: number; events: TimelineEvent[] };
+export type FolderTimeline = { id: number; name: string; events: TimelineEvent[] };
+export type Invitable = { id: string; name: string; emails?: string };
+
+export const detailsKeys = {
+  all: [...filesKeys.all, "details-panel"] as const,
+  versions: (fileId: number) => [...detailsKeys.all, "versions", fileId] as const,
+  comments: (t: Target) => [...detailsKeys.all, "comments", t.type, t.id] as const,
+  timeline: (t: Target) => [...detailsKeys.all, "timeline", t.type, t.id] as const,
+  rights: (folderId: number) => [...detailsKeys.all, "rights", folderId] as const,
+  invitable: (folderId: number, search: string) => [...detailsKeys.all, "invitable", folderId, search] as const,
+};
+
+export const versionsQuery = (fileId: number) =>
+  queryOptions({ queryKey: detailsKeys.versions(fileId), queryFn: () => api.get<FileResponse[]>(`/api/file/${fileId}/versions`) });
+
+/** Every annotation of a target, oldest first, so replies follow what they answer. */
+export const commentsQuery = (target: Target) =>
+  queryOptions({
+    queryKey: detailsKeys.comments(target),
+    queryFn: async () => {
+      const page = await api.get<Envelope<AnnotationResponse>>(`/api/annotations/${target.id}/${target.type}?nb_objects=1000`);
+      return [...page.objects].sort((a, b) => a.date.localeCompare(b.date) || a.id - b.id);
+    },
+  });
+
+export const fileTimelineQuery = (fileId: number) =>
+  queryOptions({ queryKey: detailsKeys.timeline({ type: "file", id: fileId }), queryFn: () => api.get<VersionTimeline[]>(`/api/file/${fileId}/timeline`) });
+
+export const folderTimelineQuery = (folderId: number) =>
+  queryOptions({ queryKey: detailsKeys.timeline({ type: "folder", id: folderId }), queryFn: () => api.get<FolderTimeline>(`/api/folder/${folderId}/timeline`) });
+
+export const rightsQuery = (folderId: number) =>
+  queryOptions({ queryKey: detailsKeys.rights(folderId), queryFn: () => api.get<RightResponse[]>(`/api/rights/${folderId}`) });
+
+/** People and groups who could be given access to a folder (the server wants 3 characters). */
+export const invitableQuery = (folderId: number, search: string) =>
+  queryOptions({
+    queryKey: detailsKeys.invitable(folderId, search),
+    queryFn: async () => (await api.get<Envelope<Invitable>>(`/api/invite/users/${folderId}?search=${encodeURIComponent(search)}&nb_objects=10`)).objects,
+    enabled: search.trim().length >= 3,
+  });
+
+/** Anything the panel shows, and the lists around it (a restored version changes the row). */
+function useInvalidateDetails() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: filesKeys.all });
+}
+
+/** An older version becomes the newest: POST /file with its hash clones it (the contract's 200). */
+export function useRestoreVersion() {
+  const invalidate = useInvalidateDetails();
+  return useMutation({
+    mutationFn: (version: FileResponse) => api.post<FileResponse>("/api/file", { name: version.name, parent_id: version.parent_id, hash: version.hash }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useAddComment(target: Target) {
+  const invalidate = useInvalidateDetails();
+  return useMutation({
+    mutationFn: (input: { text: string; conversation?: number }) =>
+      api.post<AnnotationResponse>("/api/annotation", { target_id: target.id, target_type: target.type, text: input.text, conversation: input.conversation }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteComment() {
+  const invalidate = useInvalidateDetails();
+  return useMutation({ mutationFn: (id: number) => api.delete(`/api/annotation/${id}`), onSuccess: invalidate });
+}
+
+export function useSetLock() {
+  const invalidate = useInvalidateDetails();
+  return useMutation({
+    mutationFn: (input: { fileId: number; locked: boolean }) => (input.locked ? api.put(`/api/lock/${input.fileId}`, {}) : api.delete(`/api/lock/${input.fileId}`)),
+    onSuccess: invalidate,
+  });
+}
+
+export type RightFlags = Pick<RightResponse, "browse" | "read" | "download" | "write" | "edit" | "delete" | "share">;
+
+export function useGrantRight(folderId: number) {
+  const invalidate = useInvalidateDetails();
+  return useMutation({
+    mutationFn: (input: { targetId: string; flags: RightFlags; recursive: boolean }) =>
+      api.post<RightResponse>(`/api/right${input.recursive ? "?recursive=1" : ""}`, { folder_id: folderId, target_id: input.targetId, ...input.flags }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdateRight() {
+  const invalidate = useInvalidateDetails();
+  return useMutation({
+    mutationFn: (input: { rightId: number; flags: Partial<RightFlags>; recursive: boolean }) =>
+      api.put<RightResponse>(`/api/right/${input.rightId}${input.recursive ? "?recursive=1" : ""}`, input.flags),
+    onSuccess: invalidate,
+  });
+}
+
+export function useRemoveRight() {
+  const invalidate = useInvalidateDetails();
+  return useMutation({
+    mutationFn: (input: { rightId: number; recursive: boolean }) => api.delete(`/api/right/${input.rightId}${input.recursive ? "?recursive=1" : ""}`),
+    onSuccess: invalidate,
+  });
+}
