@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
+import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { useDropzone } from "react-dropzone";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
@@ -11,7 +11,19 @@ import { useT } from "@/lib/i18n/provider";
 import { DetailsPanel } from "@/components/file-details/details-panel";
 import { PreviewDialog } from "@/components/file-preview/preview-dialog";
 import { previewKind } from "@/components/file-preview/preview-kind";
-import { downloadUrl, folderContentQuery, folderDetailsQuery, rootsQuery, searchQuery, useDeleteItems, useRefreshFiles, type FileResponse, type Item, type Location } from "@/lib/queries/files";
+import {
+  downloadUrl,
+  folderContentQuery,
+  folderDetailsQuery,
+  hasCriteria,
+  rootsQuery,
+  searchQuery,
+  useDeleteItems,
+  useRefreshFiles,
+  type FileResponse,
+  type Item,
+  type Location,
+} from "@/lib/queries/files";
 import { useRestoreTrashItems } from "@/lib/queries/trash";
 import { countInterruptedUploads, enqueueUploads, setUploadFinishedHandler, useUploads } from "@/lib/queries/uploads";
 import { Breadcrumbs, crumbsOf } from "./breadcrumbs";
@@ -22,12 +34,13 @@ import { describeFileError, itemKey } from "./format";
 import { actionLabel, ItemMenu, type Action } from "./item-menu";
 import { ItemRenameDialog } from "./item-rename-dialog";
 import { ItemsMoveDialog } from "./items-move-dialog";
+import { SearchFilters, type Filters } from "./search-filters";
 import { sortItems } from "./sort-items";
 import { UploadPanel } from "./upload-panel";
 
 type Dialog = { type: "new" } | { type: "rename"; item: Item } | { type: "move" | "copy"; items: Item[] } | null;
 
-/** One folder (or space root): its items, the actions on them, uploads by drop or by picking, and a search over names. */
+/** One folder (or space root): its items, the actions on them, uploads by drop or by picking, and a search with filters. */
 export function FileBrowser({ location }: { location: Location }) {
   const t = useT();
   const router = useRouter();
@@ -46,8 +59,12 @@ export function FileBrowser({ location }: { location: Location }) {
     const timer = setTimeout(() => setQuery(search.trim()), 250);
     return () => clearTimeout(timer);
   }, [search]);
-  const isSearching = query.length > 0;
-  const results = useQuery({ ...searchQuery(privateRootId ?? 0, query), enabled: isSearching && privateRootId !== undefined });
+  const [filters, setFilters] = useState<Filters>({});
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const filtersId = useId();
+  const criteria = useMemo(() => ({ label: query, ...filters }), [query, filters]);
+  const isSearching = useMemo(() => hasCriteria(criteria), [criteria]);
+  const results = useQuery({ ...searchQuery(privateRootId ?? 0, criteria), enabled: isSearching && privateRootId !== undefined });
 
   const [sort, setSort] = useState<Sort>({ column: "name", direction: 1 });
   const loaded = useMemo(() => content.data?.pages.flatMap((p) => p.items) ?? [], [content.data]);
@@ -125,6 +142,7 @@ export function FileBrowser({ location }: { location: Location }) {
     if (isSearching) {
       setSearch("");
       setQuery("");
+      setFilters({});
     }
     if (item.kind === "folder") router.push(`/files/${item.id}`);
     else if (isSearching) router.push(`/files/${item.parent_id}`);
@@ -186,6 +204,7 @@ export function FileBrowser({ location }: { location: Location }) {
   const crumbs = location.kind === "space" ? [{ label: spaceLabel }] : crumbsOf(details.data ?? folder, privateRootId, spaceLabel, t);
   const title = location.kind === "space" ? spaceLabel : folder?.id === privateRootId ? t("nav.myFiles") : (folder?.name ?? "");
   const toolbarActions = actionsFor(selectedItems);
+  const resultsTitle = query ? t("files.searchResults", { query }) : t("search.filteredResults");
   const detailsItem = detailsOpen && selectedItems.length === 1 ? selectedItems[0] : null;
   const previewable = useMemo(() => items.filter((i): i is Item & { kind: "file" } => i.kind === "file" && previewKind(i) !== "none"), [items]);
 
@@ -221,8 +240,16 @@ export function FileBrowser({ location }: { location: Location }) {
             onChange={(e) => setSearch(e.target.value)}
             onKeyDown={(e) => e.key === "Escape" && setSearch("")}
           />
+          <Button size="small" variant="ghost" aria-expanded={filtersOpen} aria-controls={filtersId} onClick={() => setFiltersOpen((open) => !open)}>
+            {t("search.filtersButton")}
+          </Button>
         </div>
       </div>
+      {filtersOpen && (
+        <div id={filtersId}>
+          <SearchFilters filters={filters} onChange={setFilters} />
+        </div>
+      )}
 
       <div role="toolbar" aria-label={t("files.toolbar")} className={styles.toolbar}>
         {canWrite && !isSearching && (
@@ -251,14 +278,14 @@ export function FileBrowser({ location }: { location: Location }) {
       </div>
 
       <InterruptedNotice />
-      {isSearching && <h2 className={styles.subtitle}>{t("files.searchResults", { query })}</h2>}
+      {isSearching && <h2 className={styles.subtitle}>{resultsTitle}</h2>}
       <div className={detailsItem ? styles.withDetails : undefined}>
       <div ref={grid} className={styles.listArea}>
         {dropzone.isDragActive && <div className={styles.dropOverlay}>{t("files.dropHere", { name: title })}</div>}
         <ListState location={location} content={content} results={results} isSearching={isSearching} query={query} canWrite={canWrite} count={items.length} />
         {items.length > 0 && (
           <FileList
-            label={isSearching ? t("files.searchResults", { query }) : t("files.listLabel", { name: title })}
+            label={isSearching ? resultsTitle : t("files.listLabel", { name: title })}
             items={items}
             total={isSearching ? items.length : Math.max(total, items.length)}
             selected={selected}
@@ -350,7 +377,7 @@ function ListState({ location, content, results, isSearching, query, canWrite, c
   if (isSearching) {
     if (results.isFetching && count === 0) return <p className={styles.state}>{t("common.loading")}</p>;
     if (results.isError) return <StateBox title={t("error.generic")} action={<Button onClick={() => results.refetch()}>{t("error.retry")}</Button>} />;
-    if (count === 0) return <StateBox title={t("files.searchEmpty", { query })} />;
+    if (count === 0) return <StateBox title={query ? t("files.searchEmpty", { query }) : t("search.nothing")} />;
     return null;
   }
   if (content.isPending) return <p className={styles.state}>{t("files.loading")}</p>;

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { FolderPickerDialog } from "@/components/file-browser/folder-picker-dialog";
 import { describeFileError, formatBytes, formatDate } from "@/components/file-browser/format";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
@@ -12,9 +13,9 @@ import { trashQuery, useDeleteTrashItem, useEmptyTrash, useRestoreTrashItems, ty
 import { TrashConfirmDialog } from "./trash-confirm-dialog";
 import styles from "./trash.module.css";
 
-type Confirm = { type: "delete"; item: TrashItem } | { type: "empty" } | null;
+type Confirm = { type: "delete"; item: TrashItem } | { type: "empty" } | { type: "restoreTo"; item: TrashItem } | null;
 
-/** The caller's trash: where each item came from, restore it there, or delete it for good. */
+/** The caller's trash: where each item came from, restore it there or into a chosen folder, or delete it for good. */
 export function TrashScreen() {
   const t = useT();
   const locale = htmlLang(useLanguage());
@@ -80,6 +81,9 @@ export function TrashScreen() {
                 <Button size="small" variant="secondary" aria-label={t("trash.restoreName", { name: item.name })} onClick={() => restoreItem(item)}>
                   {t("trash.restore")}
                 </Button>
+                <Button size="small" variant="ghost" aria-label={t("trash.restoreToName", { name: item.name })} onClick={() => setConfirm({ type: "restoreTo", item })}>
+                  {t("trash.restoreTo")}
+                </Button>
                 <Button size="small" variant="ghost" aria-label={t("trash.deleteName", { name: item.name })} onClick={() => setConfirm({ type: "delete", item })}>
                   {t("trash.deleteForGood")}
                 </Button>
@@ -99,6 +103,19 @@ export function TrashScreen() {
             await deleteItem.mutateAsync(confirm.item.id);
             toast({ tone: "info", message: t("trash.deleted", { name: confirm.item.name }) });
           }}
+        />
+      )}
+      {confirm?.type === "restoreTo" && (
+        <FolderPickerDialog
+          title={t("trash.restoreToTitle", { name: confirm.item.name })}
+          submitLabel={t("trash.restoreHere")}
+          onPick={(folderId) => restore.mutateAsync({ ids: [confirm.item.id], folderId })}
+          pending={restore.isPending}
+          onDone={() => {
+            setConfirm(null);
+            toast({ tone: "info", message: t("trash.restoredTo", { name: confirm.item.name }) });
+          }}
+          onClose={() => setConfirm(null)}
         />
       )}
       {confirm?.type === "empty" && (

@@ -77,16 +77,50 @@ export const folderTreeQuery = (folderId: number | "company" | "shared") =>
     },
   });
 
-/** Names containing `label`, in every space the caller may browse (global=1). */
-export const searchQuery = (scopeId: number, label: string) =>
+/** What a search looks for: words (in names, and in content and comments when asked), dates and sizes. */
+export type SearchCriteria = {
+  label: string;
+  inContent?: boolean;
+  inComments?: boolean;
+  /** Days, yyyy-mm-dd, in the browser's time zone. */
+  modifiedAfter?: string;
+  modifiedBefore?: string;
+  /** Bytes. */
+  minSize?: number;
+  maxSize?: number;
+};
+
+export const hasCriteria = (c: SearchCriteria) =>
+  c.label.trim().length > 0 || Boolean(c.modifiedAfter || c.modifiedBefore || c.minSize !== undefined || c.maxSize !== undefined);
+
+/** The contract's search parameters (dates as `@<unix seconds>`). */
+function searchParams(c: SearchCriteria): URLSearchParams {
+  const params = new URLSearchParams({ recursive: "1", global: "1" });
+  const label = c.label.trim();
+  if (label) {
+    params.set("search_label", label);
+    params.set("in_name", "1");
+    if (c.inContent) params.set("in_content", "1");
+    if (c.inComments) params.set("in_annotations", "1");
+  }
+  const unix = (day: string, endOfDay: boolean) => `@${Math.floor(new Date(`${day}T${endOfDay ? "23:59:59" : "00:00:00"}`).getTime() / 1000)}`;
+  if (c.modifiedAfter) params.set("modification_start", unix(c.modifiedAfter, false));
+  if (c.modifiedBefore) params.set("modification_end", unix(c.modifiedBefore, true));
+  if (c.minSize !== undefined) params.set("size_start", String(c.minSize));
+  if (c.maxSize !== undefined) params.set("size_end", String(c.maxSize));
+  return params;
+}
+
+/** Matches in every space the caller may browse (global=1). */
+export const searchQuery = (scopeId: number, criteria: SearchCriteria) =>
   queryOptions({
-    queryKey: filesKeys.search(scopeId, label),
+    queryKey: filesKeys.search(scopeId, searchParams(criteria).toString()),
     // A search answers its matches on one level, {folders, files}, not wrapped in a folder.
     queryFn: async () => {
-      const found = await api.get<NonNullable<FolderResponse["content"]>>(`/api/folder/${scopeId}?recursive=1&global=1&search_label=${encodeURIComponent(label)}`);
+      const found = await api.get<NonNullable<FolderResponse["content"]>>(`/api/folder/${scopeId}?${searchParams(criteria)}`);
       return toItems({ content: found } as FolderResponse);
     },
-    enabled: label.trim().length > 0,
+    enabled: hasCriteria(criteria),
   });
 
 /** GET /api/file/activity: the files the caller touched lately. */
