@@ -10,6 +10,8 @@ import { ApiError } from "@/lib/api-client";
 import { useT } from "@/lib/i18n/provider";
 import { DetailsPanel } from "@/components/file-details/details-panel";
 import { PreviewDialog } from "@/components/file-preview/preview-dialog";
+import { DropLinkDialog } from "@/components/sharing/drop-link-dialog";
+import { ShareDialog } from "@/components/sharing/share-dialog";
 import { previewKind } from "@/components/file-preview/preview-kind";
 import {
   downloadUrl,
@@ -38,7 +40,7 @@ import { SearchFilters, type Filters } from "./search-filters";
 import { sortItems } from "./sort-items";
 import { UploadPanel } from "./upload-panel";
 
-type Dialog = { type: "new" } | { type: "rename"; item: Item } | { type: "move" | "copy"; items: Item[] } | null;
+type Dialog = { type: "new" } | { type: "rename" | "share" | "dropLink"; item: Item } | { type: "move" | "copy"; items: Item[] } | null;
 
 /** One folder (or space root): its items, the actions on them, uploads by drop or by picking, and a search with filters. */
 export function FileBrowser({ location }: { location: Location }) {
@@ -129,6 +131,8 @@ export function FileBrowser({ location }: { location: Location }) {
     if (single && (single.kind === "folder" || isSearching)) actions.push("open");
     if (single?.kind === "file" && previewKind(single) !== "none") actions.push("preview");
     if (single) actions.push("details");
+    if (single?.can_share) actions.push("share");
+    if (single?.kind === "folder" && single.can_share) actions.push("dropLink");
     if (single?.kind === "file" && single.can_download) actions.push("download");
     if (single && (single.can_write || single.can_edit)) actions.push("rename");
     const canDelete = list.every((i) => i.can_delete);
@@ -190,7 +194,7 @@ export function FileBrowser({ location }: { location: Location }) {
     else if (action === "preview" && single.kind === "file") setPreviewing(single);
     else if (action === "details") setDetailsOpen(true);
     else if (action === "download") download(single);
-    else if (action === "rename") setDialog({ type: "rename", item: single });
+    else if (action === "rename" || action === "share" || action === "dropLink") setDialog({ type: action, item: single });
     else if (action === "move" || action === "copy") setDialog({ type: action, items: list });
     else remove(list);
   }
@@ -331,6 +335,8 @@ export function FileBrowser({ location }: { location: Location }) {
           }}
         />
       )}
+      {dialog?.type === "share" && <ShareDialog item={dialog.item} onClose={() => setDialog(null)} />}
+      {dialog?.type === "dropLink" && <DropLinkDialog folder={dialog.item} onClose={() => setDialog(null)} />}
       {(dialog?.type === "move" || dialog?.type === "copy") && (
         <ItemsMoveDialog
           items={dialog.items}

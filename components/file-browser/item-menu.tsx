@@ -5,12 +5,14 @@ import { useT } from "@/lib/i18n/provider";
 import type { MessageKey } from "@/lib/i18n/translate";
 import styles from "./file-browser.module.css";
 
-export type Action = "open" | "preview" | "details" | "download" | "rename" | "move" | "copy" | "delete";
+export type Action = "open" | "preview" | "details" | "share" | "dropLink" | "download" | "rename" | "move" | "copy" | "delete";
 
 const LABELS: Record<Action, MessageKey> = {
   open: "files.open",
   preview: "files.preview",
   details: "files.details",
+  share: "files.share",
+  dropLink: "files.dropLink",
   download: "files.download",
   rename: "files.rename",
   move: "files.move",

@@ -1,0 +1,105 @@
+"use client";
+
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "@/lib/api-client";
+import type { ShareResponse } from "@/lib/contracts/shares";
+import type { UlinkResponse } from "@/lib/contracts/ulinks";
+
+export type { ShareResponse, UlinkResponse };
+type Envelope<T> = { objects: T[]; nb_total_objects: number };
+
+/** A share's visits, previews and downloads (GET /share/(id)/activity). */
+export type ShareActivity = Envelope<{ id: number; date: string; kind: string; file_name: string | null; env: { browser?: string; os?: string } | null }> & {
+  downloads: number;
+  previews: number;
+  visits: number;
+  users: number;
+  last_access: string | null;
+};
+
+/** Access mode bits of a link share (the contract's flags), and its options. */
+export const SHARE_FLAGS = { downloadOnly: 1, previewOnly: 2, previewAndDownload: 4, password: 16, receipt: 64, singleDownload: 128 } as const;
+export const ULINK_RECEIPT = 4;
+
+export const sharingKeys = {
+  all: ["sharing"] as const,
+  shares: () => [...sharingKeys.all, "shares"] as const,
+  ulinks: () => [...sharingKeys.all, "ulinks"] as const,
+  activity: (shareId: number) => [...sharingKeys.all, "activity", shareId] as const,
+};
+
+export const sharesQuery = () =>
+  queryOptions({ queryKey: sharingKeys.shares(), queryFn: async () => (await api.get<Envelope<ShareResponse>>("/api/shares?nb_objects=1000")).objects });
+
+export const ulinksQuery = () =>
+  queryOptions({ queryKey: sharingKeys.ulinks(), queryFn: async () => (await api.get<Envelope<UlinkResponse>>("/api/ulinks?nb_objects=1000")).objects });
+
+export const shareActivityQuery = (shareId: number) =>
+  queryOptions({ queryKey: sharingKeys.activity(shareId), queryFn: () => api.get<ShareActivity>(`/api/share/${shareId}/activity?nb_objects=50`) });
+
+function useInvalidateSharing() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: sharingKeys.all });
+}
+
+export type NewShare = {
+  roots: { id: number; entity_type: 0 | 1 }[];
+  flags: number;
+  password?: string;
+  expiration_date?: string;
+  name?: string;
+};
+
+export function useCreateShare() {
+  const invalidate = useInvalidateSharing();
+  return useMutation({ mutationFn: (input: NewShare) => api.post<ShareResponse>("/api/share", input), onSuccess: invalidate });
+}
+
+export function useDeleteShare() {
+  const invalidate = useInvalidateSharing();
+  return useMutation({ mutationFn: (id: number) => api.delete(`/api/share/${id}`), onSuccess: invalidate });
+}
+
+export function useSendShare() {
+  const invalidate = useInvalidateSharing();
+  return useMutation({
+    mutationFn: (input: { shareId: number; recipients: string[]; object: string; content: string }) =>
+      api.post("/api/share/email", { share_id: input.shareId, object: input.object, content: input.content, recipients: input.recipients.map((email) => ({ email })) }),
+    onSuccess: invalidate,
+  });
+}
+
+export type NewUlink = { folder_id: number; name?: string; password?: string; expiration_date?: string; alert: boolean };
+
+export function useCreateUlink() {
+  const invalidate = useInvalidateSharing();
+  return useMutation({ mutationFn: (input: NewUlink) => api.post<UlinkResponse>("/api/ulink", input), onSuccess: invalidate });
+}
+
+export function useDeleteUlink() {
+  const invalidate = useInvalidateSharing();
+  return useMutation({ mutationFn: (id: number) => api.delete(`/api/ulink/${id}`), onSuccess: invalidate });
+}
+
+export function useSendUlink() {
+  const invalidate = useInvalidateSharing();
+  return useMutation({
+    mutationFn: (input: { folderId: number; recipients: string[]; object: string; content: string; alert: boolean }) =>
+      api.post("/api/ulink/email", { folder_id: input.folderId, object: input.object, content: input.content, alert: input.alert, recipients: input.recipients.map((email) => ({ email })) }),
+    onSuccess: invalidate,
+  });
+}
+
+/** "a@x.org, b@y.org; c@z.org" → three addresses. */
+export const splitAddresses = (text: string) =>
+  text
+    .split(/[\s,;]+/)
+    .map((a) => a.trim())
+    .filter(Boolean);
+
+/** A link's state as its owner needs to know it. */
+export function linkState(link: { is_valid: boolean; expiration_date: string | null; consumed_date?: string | null }): "active" | "expired" | "used" | "invalid" {
+  if (link.consumed_date) return "used";
+  if (link.expiration_date && new Date(link.expiration_date) <= new Date()) return "expired";
+  return link.is_valid ? "active" : "invalid";
+}
