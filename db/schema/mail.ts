@@ -1,4 +1,4 @@
-import { index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 
 // The contract's Email: templates (EM_TE_ALERT) and the outbox (EM_TE_TOSEND → EM_TE_SENDED).
 export const emails = pgTable(
@@ -13,10 +13,12 @@ export const emails = pgTable(
     to: text("to"),
     bcc: text("bcc"),
     ownerId: integer("owner_id"),
+    /** Carries a secret (reset link, password): its body is never shown through the API, nor edited. */
+    sensitive: boolean("sensitive").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastSend: timestamp("last_send", { withTimezone: true }),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
   },
-  (t) => [index("emails_type_idx").on(t.type)],
+  (t) => [index("emails_type_idx").on(t.type), index("emails_owner_id_idx").on(t.ownerId, t.id)],
 );

@@ -2,13 +2,21 @@ import type { DbOrTx } from "@/db";
 import { emails } from "@/db/schema";
 import { enqueueJob } from "../jobs/enqueue";
 
-export type OutgoingMail = { to: string; subject: string; text: string; html?: string; ownerId?: number | null };
+export type OutgoingMail = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  ownerId?: number | null;
+  /** The body carries a secret (a reset link, a password): GET /email never shows it. */
+  sensitive?: boolean;
+};
 
 /** Every mail is first an outbox record (EM_TE_TOSEND); the mail job sends it when SMTP is set. */
 export async function queueMail(db: DbOrTx, mail: OutgoingMail): Promise<number> {
   const [row] = await db
     .insert(emails)
-    .values({ type: "EM_TE_TOSEND", object: mail.subject, content: mail.text, html: mail.html, to: mail.to, ownerId: mail.ownerId ?? null })
+    .values({ type: "EM_TE_TOSEND", object: mail.subject, content: mail.text, html: mail.html, to: mail.to, ownerId: mail.ownerId ?? null, sensitive: mail.sensitive ?? false })
     .returning({ id: emails.id });
   await enqueueJob(db, "mail.send", { emailId: row.id });
   return row.id;

@@ -6,10 +6,13 @@ import { getFileOrThrow } from "../files/get-file";
 import { presentFiles } from "../files/present-files";
 import type { Mode } from "../http/mode";
 import { eventsOfVersions, loadEvents, presentEvents } from "./load-events";
+import { aggregateDownloads, nestReplies } from "./shape-events";
 
 /**
  * GET /file/(fileId)/timeline: each live version, newest first, as a File with its totals and
- * its events (api.md's settled types). Needs the read right, like listing the file.
+ * its events (api.md's settled types). Needs the read right, like listing the file. Replies sit
+ * under the annotation they answer, even one of an older version; runs of downloads are grouped
+ * (type 9). Totals count every event, grouped or nested.
  */
 export async function readFileTimeline(ctx: AuthedCtx, versionId: number, mode: Mode) {
   const { file, folder, rights } = await getFileOrThrow(ctx.db, ctx.actor.user, versionId, "read");
@@ -23,16 +26,16 @@ export async function readFileTimeline(ctx: AuthedCtx, versionId: number, mode: 
     loadEvents(ctx.db, "file", file.id, eventsOfVersions(versions.map((v) => v.id))),
   ]);
   const presented = await presentEvents(ctx.db, rows);
+  const topLevel = nestReplies(rows.map((row, i) => ({ row, event: presented[i] })));
   return records.map((record) => {
-    const own = rows.map((row, i) => ({ row, json: presented[i] })).filter(({ row }) => row.versionId === record.id);
-    const count = (type: number) => own.filter(({ row }) => row.type === type).length;
+    const count = (type: number) => rows.filter((row) => row.versionId === record.id && row.type === type).length;
     return {
       ...record,
       total_annotations: count(FILE_EVENT.annotation),
       total_downloads: count(FILE_EVENT.download),
       total_dlinks: count(FILE_EVENT.linkShare),
       total_previews: count(FILE_EVENT.preview),
-      events: own.map(({ json }) => json),
+      events: aggregateDownloads(topLevel.filter(({ row }) => row.versionId === record.id).map(({ event }) => event)),
     };
   });
 }

@@ -10,9 +10,22 @@ import { AppError } from "../errors";
 import { createPrivateSpace } from "../folders/create-private-space";
 import { assertManagerMayJoinOrganization, joinOrganizationGroup } from "../groups/organization-group";
 import { queueMail } from "../mail/queue-mail";
+import { renderMail, type MailTemplate } from "../mail/render-mail";
 import { groupIdsManagedBy, presentUser } from "./serialize-user";
 
 type Input = z.output<typeof createUserBody>;
+
+/** Sent with `alert`: the new account's login and password. */
+export const ACCOUNT_CREATED_MAIL: MailTemplate = {
+  en: {
+    subject: "Your {{platform}} account",
+    text: "Hello {{recipient}},\n\nAn account was created for you on {{platform}}.\n\nLogin: {{login}}\nPassword: {{password}}\n\nPlease change this password after your first sign-in.\n",
+  },
+  fr: {
+    subject: "Votre compte {{platform}}",
+    text: "Bonjour {{recipient}},\n\nUn compte a été créé pour vous sur {{platform}}.\n\nIdentifiant : {{login}}\nMot de passe : {{password}}\n\nMerci de changer ce mot de passe après votre première connexion.\n",
+  },
+};
 
 /**
  * POST /user. Administrators create any role; managers create externals and users inside the
@@ -67,12 +80,8 @@ export async function createUser(ctx: AuthedCtx, input: Input, options: { alert:
     if (groupIds.length) await tx.insert(groupMembers).values(groupIds.map((groupId) => ({ groupId, userId: created.id })));
     if (config.organization_groups && created.organization) await joinOrganizationGroup(tx, created.id, created.organization);
     if (options.alert && created.email) {
-      await queueMail(tx, {
-        to: created.email,
-        ownerId: actor.id,
-        subject: `Your ${config.platform_name} account`,
-        text: `Hello ${displayName(created)},\n\nAn account was created for you on ${config.platform_name}.\n\nLogin: ${created.login}\nPassword: ${input.password}\n\nPlease change this password after your first sign-in.\n`,
-      });
+      const mail = renderMail(ACCOUNT_CREATED_MAIL, { recipient: displayName(created), platform: config.platform_name, login: created.login, password: input.password }, { language: created.language });
+      await queueMail(tx, { to: created.email, ownerId: actor.id, sensitive: true, subject: mail.subject, text: mail.text, html: mail.html });
     }
     await writeLog(tx, { actor, request: ctx.request }, { type: "ADMLLOG_INSERT", message: `Created user ${created.login}`, objectType: "user", objectId: created.id, object: created.login });
     return created;

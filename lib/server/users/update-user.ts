@@ -11,12 +11,25 @@ import { AppError, forbidden } from "../errors";
 import { createPrivateSpace } from "../folders/create-private-space";
 import { assertManagerMayJoinOrganization, joinOrganizationGroup } from "../groups/organization-group";
 import { queueMail } from "../mail/queue-mail";
+import { renderMail, type MailTemplate } from "../mail/render-mail";
 import { revokeUserSessions } from "./revoke-user-sessions";
 import { presentUser } from "./serialize-user";
 import { assertAnotherActiveAdmin, getAdministeredUserOrThrow, isActiveAdmin } from "./user-access";
 import { applyGroupChange, planGroupChange } from "./user-groups";
 
 type Input = z.output<typeof updateUserBody>;
+
+/** Sent with `alert` when an administrator or manager sets a new password. */
+export const PASSWORD_CHANGED_MAIL: MailTemplate = {
+  en: {
+    subject: "Your {{platform}} password was changed",
+    text: "Hello {{recipient}},\n\nYour password on {{platform}} was changed by an administrator.\n\nLogin: {{login}}\nPassword: {{password}}\n\nPlease change this password after your next sign-in.\n",
+  },
+  fr: {
+    subject: "Votre mot de passe {{platform}} a été changé",
+    text: "Bonjour {{recipient}},\n\nVotre mot de passe sur {{platform}} a été changé par un administrateur.\n\nIdentifiant : {{login}}\nMot de passe : {{password}}\n\nMerci de changer ce mot de passe après votre prochaine connexion.\n",
+  },
+};
 
 // Contract field → column. `password` and `groups` are handled apart.
 const FIELDS = {
@@ -74,12 +87,8 @@ export async function updateUser(ctx: AuthedCtx, userId: number, input: Input, o
     else if (set.active === false) await revokeUserSessions(tx, row.id);
 
     if (options.alert && passwordChanged && row.email) {
-      await queueMail(tx, {
-        to: row.email,
-        ownerId: actor.id,
-        subject: `Your ${config.platform_name} password was changed`,
-        text: `Hello ${displayName(row)},\n\nYour password on ${config.platform_name} was changed by an administrator.\n\nLogin: ${row.login}\nPassword: ${password}\n\nPlease change this password after your next sign-in.\n`,
-      });
+      const mail = renderMail(PASSWORD_CHANGED_MAIL, { recipient: displayName(row), platform: config.platform_name, login: row.login, password }, { language: row.language });
+      await queueMail(tx, { to: row.email, ownerId: actor.id, sensitive: true, subject: mail.subject, text: mail.text, html: mail.html });
     }
     const changed = [...names, ...(passwordChanged ? ["password"] : []), ...(groupChange.added.length + groupChange.removed.length ? ["groups"] : [])];
     if (changed.length) {
