@@ -1,0 +1,158 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { LocalTime } from "@/components/local-time";
+import { Button } from "@/components/ui/button";
+import { FormStatus } from "@/components/ui/form-status";
+import { api, ApiError } from "@/lib/api-client";
+import type { ShareContentJson } from "@/lib/contracts/shares";
+import { useT } from "@/lib/i18n/provider";
+import { withAccess } from "@/lib/queries/public-links";
+import { formatBytes } from "../file-browser/format";
+import styles from "./public.module.css";
+import { closedLinkMessage, UnlockForm } from "./unlock-form";
+
+type PublicShare = {
+  key: string;
+  name: string | null;
+  expiration_date: string | null;
+  owner: string;
+  needs_password: boolean;
+  needs_code: boolean;
+  unlocked: boolean;
+  can_download: boolean;
+  can_preview: boolean;
+};
+type Content = { objects: ShareContentJson[]; folder: { id: number; name: string; parent_id: number } | null };
+
+/**
+ * The page a share link opens: the shared files and folders, navigable, each previewed in the
+ * page or downloaded as the link allows, and everything at once as one zip.
+ */
+export function ShareScreen({ linkKey }: { linkKey: string }) {
+  const t = useT();
+  const queryClient = useQueryClient();
+  const k = encodeURIComponent(linkKey);
+  const share = useQuery({ queryKey: ["public", "share", linkKey], queryFn: () => api.get<PublicShare>(withAccess(`/api/share/key/${k}`, "share", linkKey)), retry: false });
+  const [trail, setTrail] = useState<{ id: number; name: string }[]>([]);
+  const here = trail.at(-1);
+  const content = useQuery({
+    queryKey: ["public", "share", linkKey, "content", here?.id ?? 0],
+    queryFn: () => api.get<Content>(withAccess(`/api/share/content/${k}${here ? `/${here.id}` : ""}?nb_objects=1000`, "share", linkKey)),
+    enabled: Boolean(share.data?.unlocked),
+    retry: false,
+  });
+  const [previewing, setPreviewing] = useState<{ item: ShareContentJson; url: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  if (share.isPending) return <p className={styles.muted}>{t("common.loading")}</p>;
+  if (share.isError || !share.data) return <FormStatus status={{ tone: "error", message: t(closedLinkMessage(share.error)) }} banner />;
+  const data = share.data;
+
+  async function fileToken(item: ShareContentJson, type: "preview" | "download") {
+    const { token } = await api.post<{ token: string }>(withAccess(`/api/token/share/${item.guid}/${type}/${k}`, "share", linkKey), {});
+    return token;
+  }
+
+  async function download(item: ShareContentJson) {
+    try {
+      const token = await fileToken(item, "download");
+      // A plain navigation to an attachment: the browser streams it to disk and the page stays.
+      const anchor = document.createElement("a");
+      anchor.href = `/api/file/download?token=${encodeURIComponent(token)}`;
+      anchor.download = "";
+      anchor.click();
+    } catch (e) {
+      setError(e instanceof ApiError ? t(closedLinkMessage(e)) : t("error.generic"));
+    }
+  }
+
+  async function preview(item: ShareContentJson) {
+    try {
+      const token = await fileToken(item, "preview");
+      setPreviewing({ item, url: `/api/preview/${item.id}?token=${encodeURIComponent(token)}` });
+    } catch (e) {
+      setError(e instanceof ApiError ? t(closedLinkMessage(e)) : t("error.generic"));
+    }
+  }
+
+  return (
+    <div className={styles.stack}>
+      <h1 className={styles.title}>{data.name || t("share.public.title")}</h1>
+      <p className={styles.muted}>
+        {t("share.public.intro", { owner: data.owner })}
+        {data.expiration_date && (
+          <>
+            {" "}
+            {t("public.until")} <LocalTime iso={data.expiration_date} />
+          </>
+        )}
+      </p>
+      {!data.unlocked ? (
+        <UnlockForm kind="share" linkKey={linkKey} needsPassword={data.needs_password} needsCode={data.needs_code} onUnlocked={() => void queryClient.invalidateQueries({ queryKey: ["public", "share", linkKey] })} />
+      ) : (
+        <>
+          <div className={styles.bar}>
+            <nav aria-label={t("share.public.path")} className={styles.crumbs}>
+              <button type="button" className={styles.crumb} onClick={() => setTrail([])} disabled={trail.length === 0}>
+                {t("share.public.root")}
+              </button>
+              {trail.map((level, i) => (
+                <span key={level.id}>
+                  {" / "}
+                  <button type="button" className={styles.crumb} onClick={() => setTrail(trail.slice(0, i + 1))} disabled={i === trail.length - 1}>
+                    {level.name}
+                  </button>
+                </span>
+              ))}
+            </nav>
+            {data.can_download && (
+              <a className={styles.zip} href={withAccess(`/api/zip/share/${k}`, "share", linkKey)} download>
+                {t("share.public.zip")}
+              </a>
+            )}
+          </div>
+          <FormStatus status={error ? { tone: "error", message: error } : null} />
+          {content.isError && <FormStatus status={{ tone: "error", message: t(closedLinkMessage(content.error)) }} banner />}
+          <ul className={styles.items} aria-label={t("share.public.items")}>
+            {content.data?.objects.map((item) => (
+              <li key={`${item.entity_type}:${item.id}`} className={styles.item} data-testid="shared-item">
+                {item.is_file ? (
+                  <span className={styles.itemName}>{item.name}</span>
+                ) : (
+                  <button type="button" className={styles.folderButton} onClick={() => setTrail([...trail, { id: item.id, name: item.name }])}>
+                    📁 {item.name}
+                  </button>
+                )}
+                <span className={styles.muted}>{item.is_file ? formatBytes(item.size) : ""}</span>
+                {item.is_file && item.can_preview && item.file_type && (
+                  <Button size="small" variant="secondary" onClick={() => preview(item)} aria-label={t("share.public.previewName", { name: item.name })}>
+                    {t("files.preview")}
+                  </Button>
+                )}
+                {item.is_file && item.can_download && (
+                  <Button size="small" variant="ghost" onClick={() => download(item)} aria-label={t("share.public.downloadName", { name: item.name })}>
+                    {t("files.download")}
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+          {content.data?.objects.length === 0 && <p className={styles.muted}>{t("share.public.empty")}</p>}
+        </>
+      )}
+      {previewing && (
+        <section className={styles.preview} aria-label={t("preview.title", { name: previewing.item.name })}>
+          <div className={styles.bar}>
+            <strong>{previewing.item.name}</strong>
+            <Button size="small" variant="ghost" onClick={() => setPreviewing(null)}>
+              {t("common.close")}
+            </Button>
+          </div>
+          <iframe className={styles.frame} src={previewing.url} title={t("preview.title", { name: previewing.item.name })} data-testid="share-preview" />
+        </section>
+      )}
+    </div>
+  );
+}
