@@ -1,22 +1,45 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { groupManagers, groupMembers, sessions, users, type User } from "@/db/schema";
 import { getPlatformConfig } from "../config/platform-config";
 import type { Actor } from "../context";
 import { AppError } from "../errors";
+import { assertConnectionAllowed } from "../options/assert-connection-allowed";
+import { inheritedOptionsColumn, ownOptions, resolveOptions } from "../options/effective-options";
 import { accountRefusal } from "./account-state";
 import { hashToken } from "./tokens";
 
 const TOUCH_EVERY_MS = 30_000;
 
-/** Resolves a raw session token to its live session and user, enforcing session_limit/session_idle. */
-export async function authenticateToken(db: DbOrTx, token: string): Promise<{ user: User; sessionId: number }> {
-  const [row] = await db
-    .select({ session: sessions, user: users })
+// Every request runs this lookup: as a prepared statement, PostgreSQL plans it once per connection
+// instead of once per request (the options subquery made planning cost more than executing).
+const lookups = new WeakMap<DbOrTx, ReturnType<typeof prepareSessionLookup>>();
+
+function prepareSessionLookup(db: DbOrTx) {
+  return db
+    .select({ session: sessions, user: users, ownOptions, inheritedOptions: inheritedOptionsColumn() })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.tokenHash, hashToken(token)))
-    .limit(1);
+    .leftJoin(ownOptions, eq(ownOptions.targetId, users.id))
+    .where(eq(sessions.tokenHash, sql.placeholder("tokenHash")))
+    .limit(1)
+    .prepare("authenticate_session");
+}
+
+function sessionLookup(db: DbOrTx) {
+  let lookup = lookups.get(db);
+  if (!lookup) lookups.set(db, (lookup = prepareSessionLookup(db)));
+  return lookup;
+}
+
+/**
+ * Resolves a raw session token to its live session and user, enforcing session_limit/session_idle
+ * and the connection options (address, day, hour in GMT) for a request coming from `ip`. The
+ * options ride on the session lookup itself, so the check costs no extra round trip and a change
+ * applies to the very next request in every process.
+ */
+export async function authenticateToken(db: DbOrTx, token: string, ip: string): Promise<{ user: User; sessionId: number }> {
+  const [row] = await sessionLookup(db).execute({ tokenHash: hashToken(token) });
   if (!row) throw new AppError("unauthorized", "The token is missing, unknown or expired");
 
   const config = await getPlatformConfig(db);
@@ -29,6 +52,7 @@ export async function authenticateToken(db: DbOrTx, token: string): Promise<{ us
   }
   const refusal = accountRefusal(row.user);
   if (refusal) throw new AppError("unauthorized", refusal);
+  assertConnectionAllowed(resolveOptions(row.ownOptions, row.inheritedOptions).options, { ip, now: new Date(now), kind: row.session.kind });
 
   // Writing on every request would cost throughput; idle limits are minutes, so this is exact enough.
   if (now - row.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
@@ -61,9 +85,12 @@ export async function applyAsId(db: DbOrTx, real: { user: User; sessionId: numbe
   return { user: target, realUser: real.user, sessionId: real.sessionId };
 }
 
-/** True when `managerId` manages a group that `userId` belongs to. */
+/**
+ * True when `managerId` manages, with the users scope, a group that `userId` belongs to (a
+ * delegate whose `users` flag is off still manages the group but not its users).
+ */
 export async function managesUser(db: DbOrTx, managerId: number, userId: number): Promise<boolean> {
-  const managed = db.select({ id: groupManagers.groupId }).from(groupManagers).where(eq(groupManagers.userId, managerId));
+  const managed = db.select({ id: groupManagers.groupId }).from(groupManagers).where(and(eq(groupManagers.userId, managerId), eq(groupManagers.manageUsers, true)));
   const [hit] = await db
     .select({ userId: groupMembers.userId })
     .from(groupMembers)

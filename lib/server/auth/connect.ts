@@ -3,6 +3,8 @@ import { sessions, users } from "@/db/schema";
 import { displayName, writeLog } from "../audit/write-log";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";
+import { connectionRefusal, REFUSAL_MESSAGES } from "../options/connection-rules";
+import { findUserOptions } from "../options/effective-options";
 import { accountRefusal, refusalReason } from "./account-state";
 import { dummyHash, verifyPassword } from "./passwords";
 import { assertNotThrottled, clearFailures, recordFailure } from "./throttle";
@@ -40,6 +42,13 @@ export async function connect(ctx: Ctx, input: { user: string; password: string 
   if (refusal) {
     await writeLog(db, { actor: user, request }, { type: "ADMLLOG_LOGIN_FAILED", ok: false, message: refusal, objectType: "user", objectId: user.id, object: user.login });
     throw new AppError("unauthorized", refusal, { reason: refusalReason(user) });
+  }
+  // Checked only once the password is right, so a refusal never confirms an account to a guesser.
+  const refused = connectionRefusal((await findUserOptions(db, user.id)).options, { ip: request.ip, now: new Date(), kind });
+  if (refused) {
+    const message = REFUSAL_MESSAGES[refused];
+    await writeLog(db, { actor: user, request }, { type: "ADMLLOG_LOGIN_FAILED", ok: false, message, objectType: "user", objectId: user.id, object: user.login });
+    throw new AppError("forbidden", message, { reason: refused });
   }
 
   const token = newToken();

@@ -1,8 +1,9 @@
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { cache } from "react";
 import { getDb } from "@/db";
 import type { User } from "@/db/schema";
 import { AppError } from "../errors";
+import { requestInfo } from "../http/route";
 import { authenticateToken } from "./authenticate";
 import { readWebSessionToken } from "./web-session";
 
@@ -10,7 +11,7 @@ export type CurrentUser = { user: User; sessionId: number };
 
 /**
  * The signed-in user of a server component, or null. The same checks as the API apply
- * (sessions row present, session_limit, session_idle, account active), so a session revoked
+ * (sessions row present, session_limit, session_idle, account active, connection options), so a session revoked
  * on the server signs the browser out at its next page load. Cached for one render.
  */
 export const getCurrentUser = cache(async (): Promise<CurrentUser | null> => {
@@ -23,9 +24,11 @@ export const getCurrentUser = cache(async (): Promise<CurrentUser | null> => {
   const token = await readWebSessionToken(new Request("http://coffre.invalid/", { headers: { cookie: header } }));
   if (!token) return null;
   try {
-    return await authenticateToken(await getDb(), token);
+    const { ip } = requestInfo(new Request("http://coffre.invalid/", { headers: await headers() }));
+    return await authenticateToken(await getDb(), token, ip);
   } catch (error) {
-    if (error instanceof AppError && error.code === "unauthorized") return null;
+    // A session the connection options refuse now (address, day, hour) shows as signed out.
+    if (error instanceof AppError && (error.code === "unauthorized" || error.code === "forbidden")) return null;
     throw error;
   }
 });

@@ -14,7 +14,7 @@ import { hashToken } from "./tokens";
 const COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
 /** What the sign-in form learns when authorize fails, carried in next-auth's `?error=` parameter. */
-export type SignInFailure = "wrong_credentials" | "account_inactive" | "account_expired" | "too_many_requests" | "internal_error";
+export type SignInFailure = "wrong_credentials" | "account_inactive" | "account_expired" | "too_many_requests" | "connection_not_allowed" | "internal_error";
 
 declare module "next-auth" {
   interface User {
@@ -115,6 +115,8 @@ function describeFailure(error: unknown): string {
       if (reason === "inactive" || reason === "deleted") return "account_inactive";
       return "wrong_credentials";
     }
+    // Connection options (address, day, hour, web blocked) refuse a right password with a 403.
+    if (error.code === "forbidden") return "connection_not_allowed";
   }
   console.error("[coffre] web sign-in failed:", error);
   return "internal_error";

@@ -75,7 +75,7 @@ export async function authenticate(db: Db, req: Request, auth: Auth): Promise<Ac
     throw new AppError("unauthorized", "Authentication required: send Authorization: Bearer <token>");
   }
   if (cookieToken && !SAFE_METHODS.has(req.method)) assertSameOrigin(req);
-  const session = await authenticateToken(db, token);
+  const session = await authenticateToken(db, token, requestInfo(req).ip);
   const actor = await applyAsId(db, session, req.headers.get("asid") ?? req.headers.get("as"));
   if (auth === "admin" && actor.user.role !== 3) throw new AppError("forbidden", "Administrators only");
   return actor;

@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { groupManagers, groupMembers, groups, type User } from "@/db/schema";
 import type { UserResponse } from "@/lib/contracts/users";
@@ -61,7 +61,8 @@ export async function presentUser(db: DbOrTx, user: User, options: { currentLang
   return serializeUser(user, relations.get(user.id)!, options);
 }
 
+/** The groups whose users `userId` administers: a delegate whose `users` scope is off does not. */
 export async function groupIdsManagedBy(db: DbOrTx, userId: number): Promise<number[]> {
-  const rows = await db.select({ id: groupManagers.groupId }).from(groupManagers).where(eq(groupManagers.userId, userId));
+  const rows = await db.select({ id: groupManagers.groupId }).from(groupManagers).where(and(eq(groupManagers.userId, userId), eq(groupManagers.manageUsers, true)));
   return rows.map((r) => r.id);
 }

@@ -48,7 +48,7 @@ describe("web sign-in (next-auth credentials)", () => {
     const db = await getDb();
     const [row] = await db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(sessionToken)));
     expect(row).toMatchObject({ userId: user.id, kind: "web", userAgent: "vitest" });
-    expect((await authenticateToken(db, sessionToken)).user.id).toBe(user.id);
+    expect((await authenticateToken(db, sessionToken, "127.0.0.1")).user.id).toBe(user.id);
     const [after] = await db.select({ lastLogin: users.lastLogin }).from(users).where(eq(users.id, user.id));
     expect(after.lastLogin).not.toBeNull();
   });

@@ -1,0 +1,34 @@
+import { eq } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+import { connectionOptions } from "@/db/schema";
+import type { OptionsResponse } from "@/lib/contracts/options";
+import { DEFAULT_OPTIONS, type ConnectionOptions } from "./connection-rules";
+import { findUserOptions, pickOptions, type EffectiveOptions } from "./effective-options";
+import type { OptionsTarget } from "./options-target";
+
+/** What GET shows: a group's row (or the defaults), a user's own row or what their groups give them. */
+export async function findTargetOptions(db: DbOrTx, target: OptionsTarget): Promise<EffectiveOptions> {
+  if (!target.isGroup) return findUserOptions(db, target.id);
+  const [row] = await db.select().from(connectionOptions).where(eq(connectionOptions.targetId, target.id)).limit(1);
+  return { options: row ? pickOptions(row) : DEFAULT_OPTIONS, inherited: false };
+}
+
+export function serializeOptions(target: OptionsTarget, options: ConnectionOptions, inherited: boolean): OptionsResponse {
+  return {
+    target_id: String(target.id),
+    target: target.name,
+    target_isgroup: target.isGroup,
+    ips: options.ips,
+    days: options.days,
+    hour_start: options.hourStart,
+    hour_end: options.hourEnd,
+    can_netsync: options.canNetsync,
+    oauth_blocked: options.oauthBlocked,
+    inherited,
+  };
+}
+
+export async function presentOptions(db: DbOrTx, target: OptionsTarget): Promise<OptionsResponse> {
+  const { options, inherited } = await findTargetOptions(db, target);
+  return serializeOptions(target, options, inherited);
+}
