@@ -119,7 +119,7 @@ export async function signInWithPassword(login: string, password: string): Promi
   const error = url?.searchParams.get("error");
   if (status < 400 && !error) return;
   const [reason, seconds] = (error ?? "internal_error").split(":");
-  const known: SignInFailure[] = ["wrong_credentials", "account_inactive", "account_expired", "too_many_requests", "internal_error"];
+  const known: SignInFailure[] = ["wrong_credentials", "account_inactive", "account_expired", "too_many_requests", "connection_not_allowed", "internal_error"];
   throw new SignInError(known.includes(reason as SignInFailure) ? (reason as SignInFailure) : "internal_error", Number(seconds) || undefined);
 }
 
