@@ -2,6 +2,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { ADMIN, E2E_PORT } from "./e2e/env";
+import { E2E_SMTP_PORT } from "./e2e/mailbox";
 
 // One data folder per port, emptied by the server command: every run starts on a fresh database and only the last one stays.
 const dataDir = path.join(tmpdir(), `coffre-e2e-${E2E_PORT}`);
@@ -14,6 +15,7 @@ const baseURL = `http://127.0.0.1:${E2E_PORT}`;
  */
 export default defineConfig({
   testDir: "e2e",
+  globalSetup: "./e2e/global-setup.ts",
   fullyParallel: false,
   // The journeys share the one administrator account; running them in turn keeps them independent.
   workers: 1,
@@ -47,6 +49,8 @@ export default defineConfig({
       // sign-in is tested as a first start would run it (next-auth deriving its address from the request).
       DATABASE_URL: process.env.E2E_DATABASE_URL ?? "",
       BASE_URL: "",
+      // Mails go to the journeys' own SMTP server (e2e/mailbox.ts), so receipts can be read.
+      SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
     },
   },
 });

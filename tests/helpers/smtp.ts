@@ -6,7 +6,7 @@ export type ReceivedMail = {
   /** The message as the server received it (headers and body). */
   raw: string;
   subject: string;
-  /** The body with quoted-printable soft breaks and escapes undone. */
+  /** The body (the text/plain part of a multipart mail) with quoted-printable soft breaks and escapes undone. */
   text: string;
   user?: string;
 };
@@ -92,6 +92,15 @@ function headerOf(raw: string, name: string): string {
 function bodyOf(raw: string): string {
   const at = raw.search(/\r?\n\r?\n/);
   const body = at < 0 ? "" : raw.slice(at).replace(/^\r?\n\r?\n/, "");
+  // A mail with an HTML part: the text is its text/plain part, decoded the same way.
+  const boundary = headerOf(raw, "content-type").match(/^multipart\/[^;]+;.*boundary="?([^";]+)"?/i)?.[1];
+  if (boundary) {
+    const parts = body.split(`--${boundary}`).map((p) => p.replace(/^\r?\n/, "").replace(/\r?\n$/, ""));
+    const plain = parts.find((p) => /^text\/plain/i.test(headerOf(p, "content-type")));
+    if (plain) return bodyOf(plain);
+  }
   if (!/quoted-printable/i.test(headerOf(raw, "content-transfer-encoding"))) return body;
-  return body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  // Escaped bytes are UTF-8: gather them as bytes, then decode.
+  const bytes = body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return Buffer.from(bytes, "latin1").toString("utf8");
 }

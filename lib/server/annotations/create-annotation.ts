@@ -1,6 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { annotations } from "@/db/schema";
 import type { AnnotationResponse, TargetType } from "@/lib/contracts/annotations";
+import { recordFolderChange } from "../alerts/record-folder-change";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { getTargetOrThrow } from "./annotation-target";
@@ -30,6 +31,7 @@ export async function createAnnotation(ctx: AuthedCtx, input: CreateAnnotationIn
       .returning();
     const json = await presentAnnotation(tx, annotation);
     await recordAnnotationChange(tx, ctx, { type: "ADMLLOG_INSERT", verb: "Added", annotation, target, json });
+    await recordFolderChange(tx, ctx, { kind: "annotation", objectType: target.type, objectId: target.id, objectName: target.name });
     return json;
   });
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import { fileLocks, fileVersions, files } from "@/db/schema";
 import type { DeleteFileQuery } from "@/lib/contracts/files";
 import type { TrashItemResponse } from "@/lib/contracts/trash";
+import { recordFolderChange } from "../alerts/record-folder-change";
 import { writeLog } from "../audit/write-log";
 import { getPlatformConfig } from "../config/platform-config";
 import type { AuthedCtx } from "../context";
@@ -45,6 +46,7 @@ export async function deleteFile(ctx: AuthedCtx, versionId: number, query: Delet
     } else {
       await purgeFileContent(tx, file.id, whole ? null : versionIds);
     }
+    if (whole) await recordFolderChange(tx, ctx, { kind: "deleted", objectType: "file", objectId: file.id, objectName: file.name, folderId: folder.id });
     const what = whole ? file.name : `${versionIds.length} version(s) of ${file.name}`;
     await writeLog(tx, { actor: user, request: ctx.request }, {
       type: "ADMLLOG_DELETE",

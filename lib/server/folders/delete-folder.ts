@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { fileLocks, folders } from "@/db/schema";
 import type { TrashItemResponse } from "@/lib/contracts/trash";
+import { recordFolderChange } from "../alerts/record-folder-change";
 import { writeLog } from "../audit/write-log";
 import { getPlatformConfig } from "../config/platform-config";
 import { isAdmin, type AuthedCtx } from "../context";
@@ -32,6 +33,7 @@ export async function deleteFolder(ctx: AuthedCtx, folderId: number, options: { 
     }
     await lockFolderRow(tx, folder.id);
     await assertNoForeignLocks(tx, folder.id, user.id);
+    await recordFolderChange(tx, ctx, { kind: "deleted", objectType: "folder", objectId: folder.id, objectName: folder.name, folderId: folder.parentId ?? folder.id });
     if (folder.parentId !== null) await tx.update(folders).set({ modifiedAt: new Date() }).where(eq(folders.id, folder.parentId));
     await writeLog(tx, { actor: user, request: ctx.request }, {
       type: "ADMLLOG_DELETE",
