@@ -44,7 +44,7 @@ export async function presentFolders(ctx: AuthedCtx, list: Folder[], mode: Mode,
         can_ulink: r.share && full.features.upload_link,
         can_admin_rights: r.share,
         can_admin_alerts: r.share,
-        ...(full.selfAlert ? { self_alert: false } : {}),
+        ...(full.followed ? { self_alert: full.followed.has(folder.id) } : {}),
         shared: folder.space === "private" && full.shared.has(folder.id),
         size: stats?.size ?? 0,
         nb_d_folders: stats?.nb_d_folders ?? 0,
@@ -66,11 +66,13 @@ async function loadFullExtras(ctx: AuthedCtx, list: Folder[]) {
   const config = await getPlatformConfig(ctx.db);
   const ids = list.map((f) => f.id);
   const ancestorIds = [...new Set(list.flatMap((f) => f.path))];
-  const [stats, shared, ancestors, annotations] = await Promise.all([
+  const [stats, shared, ancestors, annotations, followed] = await Promise.all([
     loadFolderStats(ctx.db, ids),
     loadSharedFolderIds(ctx, ids),
     loadAncestorNames(ctx, ancestorIds),
     countAnnotations(ctx.db, ctx.actor.user.id, "folder", ids),
+    // self_alert exists only while the platform option is on (contract): whether the caller follows the folder.
+    config.self_alert ? loadFollowedFolderIds(ctx, ids) : null,
   ]);
   const pathNames = new Map<number, string>();
   for (const f of list) {
@@ -78,7 +80,7 @@ async function loadFullExtras(ctx: AuthedCtx, list: Folder[]) {
     const names = f.path.map((id) => ancestors.get(id)).filter((n): n is string => n !== undefined);
     pathNames.set(f.id, `/${names.join("/")}`);
   }
-  return { stats, shared, pathNames, annotations, features: config.features, selfAlert: config.self_alert };
+  return { stats, shared, pathNames, annotations, features: config.features, followed };
 }
 
 async function loadAncestorNames(ctx: AuthedCtx, ids: number[]): Promise<Map<number, string>> {
@@ -88,6 +90,17 @@ async function loadAncestorNames(ctx: AuthedCtx, ids: number[]): Promise<Map<num
     await ctx.db.execute(sql`SELECT id, name FROM folders WHERE id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`),
   );
   return new Map(found.filter((f) => rights.get(Number(f.id))?.browse).map((f) => [Number(f.id), f.name]));
+}
+
+/** Folders on which the caller has an active alert of their own. */
+async function loadFollowedFolderIds(ctx: AuthedCtx, ids: number[]): Promise<Set<number>> {
+  const found = rows<{ folder_id: number }>(
+    await ctx.db.execute(sql`
+      SELECT folder_id FROM alerts
+      WHERE target_id = ${ctx.actor.user.id} AND active AND (expiration_date IS NULL OR expiration_date > now())
+        AND folder_id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`),
+  );
+  return new Set(found.map((f) => Number(f.folder_id)));
 }
 
 /** Folders carrying a right, or below one that does (a private folder "shared" with others). */

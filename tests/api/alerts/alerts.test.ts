@@ -1,14 +1,15 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as oneRoute from "@/app/api/alert/[alertId]/route";
 import * as createRoute from "@/app/api/alert/route";
 import * as listRoute from "@/app/api/alerts/[folderId]/route";
 import { getDb } from "@/db";
-import { alerts, emails } from "@/db/schema";
+import { alerts, emails, folders as foldersTable } from "@/db/schema";
+import { presentFolders } from "@/lib/server/folders/present-folders";
 import { alertResponse } from "@/lib/contracts/alerts";
 import { createAdmin, createTestGroup, createTestUser, latestLog, type TestUser } from "../../helpers/factories";
-import { OPEN_TIMEOUT, openDatabase } from "../../helpers/file-ops-factories";
-import { allRightsBut, createFolder, grantRight } from "../../helpers/files";
+import { ctxIn, inRolledBackTransaction, OPEN_TIMEOUT, openDatabase, setConfigIn } from "../../helpers/file-ops-factories";
+import { allRightsBut, createFolder, ctxFor, grantRight } from "../../helpers/files";
 import { call, expectError } from "../../helpers/http";
 import { expectAuthRequired } from "../../helpers/security";
 import { createManagedTeam } from "../users/fixtures";
@@ -268,5 +269,24 @@ describe("DELETE /api/alert/(alertId)", () => {
   it("answers 405 for methods the routes do not implement", async () => {
     expectError(await call(createRoute.GET, { path: "/api/alert" }), 405, "method_not_allowed");
     expectError(await call(listRoute.POST, { method: "POST", path: "/api/alerts/1", params: { folderId: "1" } }), 405, "method_not_allowed");
+  });
+});
+
+describe("self_alert on folders (full mode)", () => {
+  it("says whether the caller follows each folder, and only while the platform option is on", async () => {
+    const { owner, work, sub } = await scene();
+    await follow(owner, work.id);
+    const db = await getDb();
+    const rowsOf = await db.select().from(foldersTable).where(inArray(foldersTable.id, [work.id, sub.id])).orderBy(foldersTable.id);
+    const off = await presentFolders(await ctxFor(owner), rowsOf, "full");
+    expect(off.every((f) => !("self_alert" in f))).toBe(true);
+    await inRolledBackTransaction(async (tx) => {
+      await setConfigIn(tx, { self_alert: true });
+      const on = await presentFolders(ctxIn(tx, owner), rowsOf, "full");
+      expect(on.map((f) => [f.id, f.self_alert])).toEqual([
+        [work.id, true],
+        [sub.id, false],
+      ]);
+    });
   });
 });
