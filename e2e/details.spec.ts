@@ -147,3 +147,34 @@ test("a folder's access is given to a second user, who then finds it in their sh
   await context.close();
   expect(folder.id).toBeGreaterThan(0);
 });
+
+test("the file screens follow the language chosen on the account page, and search filters find a PDF by its words", async ({ page, request }) => {
+  const user = await createUser(request, { firstname: "Marie", lastname: "Curie" });
+  await signIn(page, user.password, user.login);
+  await expect(page).toHaveURL("/");
+  await page.goto("/account");
+  const language = page.getByRole("region", { name: "Language" });
+  await language.getByLabel("Interface language").selectOption("fr");
+  await language.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Compte");
+
+  await page.getByRole("navigation").getByRole("link", { name: "Mes fichiers" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Mes fichiers");
+  await page.getByTestId("upload-input").setInputFiles({ name: "rapport.pdf", mimeType: "application/pdf", buffer: pdfWithText("Radioactivite du polonium") });
+  await expect(row(page, "rapport.pdf")).toBeVisible();
+
+  // The words are in the PDF, not in its name: wait for the text job (through the API), then search.
+  const { token } = await (await request.post("/api/auth", { data: { user: user.login, password: user.password } })).json();
+  const headers = { Authorization: `Bearer ${token}` };
+  const roots = await (await request.get("/api/roots", { headers })).json();
+  const root = roots.find((r: { type: string }) => r.type === "private").id;
+  await expect
+    .poll(async () => (await (await request.get(`/api/folder/${root}?recursive=1&global=1&in_content=1&search_label=polonium`, { headers })).json()).files?.length ?? 0, { timeout: 30_000 })
+    .toBe(1);
+  await page.getByRole("button", { name: "Filtres" }).click();
+  await page.getByLabel("Aussi dans le contenu des fichiers").check();
+  await page.getByLabel("Rechercher par nom").fill("polonium");
+  await expect(row(page, "rapport.pdf")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2 })).toHaveText(/polonium/);
+  await screenshot(page, "search-in-content-in-french");
+});
