@@ -24,6 +24,8 @@ export const annotations = pgTable(
     index("annotations_target_idx").on(t.targetType, t.targetId).where(sql`${t.deletedAt} IS NULL`),
     index("annotations_created_at_idx").on(t.createdAt),
     index("annotations_author_id_idx").on(t.authorId),
+    // Search in annotations (in_annotations): the same 'simple' configuration as file contents.
+    index("annotations_text_tsv_idx").using("gin", sql`to_tsvector('simple', ${t.text})`).where(sql`${t.deletedAt} IS NULL`),
   ],
 );
 

@@ -9,17 +9,22 @@ const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
  * text for full-text search. States: pending, preparing, available, failed (and `none` when the
  * format has no preview).
  */
-export const versionPreviews = pgTable("version_previews", {
-  versionId: integer("version_id").primaryKey().references(() => fileVersions.id, { onDelete: "cascade" }),
-  state: text("state").notNull().default("pending"),
-  /** image, document or video (the contract's file_type); null when no preview exists. */
-  fileType: text("file_type"),
-  thumbBlobId: text("thumb_blob_id"),
-  thumbMime: text("thumb_mime"),
-  pageCount: integer("page_count"),
-  error: text("error"),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});
+export const versionPreviews = pgTable(
+  "version_previews",
+  {
+    versionId: integer("version_id").primaryKey().references(() => fileVersions.id, { onDelete: "cascade" }),
+    state: text("state").notNull().default("pending"),
+    /** image, document or video (the contract's file_type); null when no preview exists. */
+    fileType: text("file_type"),
+    thumbBlobId: text("thumb_blob_id"),
+    thumbMime: text("thumb_mime"),
+    pageCount: integer("page_count"),
+    error: text("error"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  // Garbage collection asks, blob by blob, whether a thumbnail still uses it.
+  (t) => [index("version_previews_thumb_blob_id_idx").on(t.thumbBlobId).where(sql`${t.thumbBlobId} IS NOT NULL`)],
+);
 
 export const versionTexts = pgTable(
   "version_texts",
@@ -33,3 +38,6 @@ export const versionTexts = pgTable(
   },
   (t) => [index("version_texts_tsv_idx").using("gin", t.tsv)],
 );
+
+export type VersionPreview = typeof versionPreviews.$inferSelect;
+export type VersionText = typeof versionTexts.$inferSelect;

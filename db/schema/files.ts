@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { folders } from "./folders";
+import { shares } from "./shares";
 import { users } from "./users";
 
 // A file (the contract's `guid`) and its versions (the contract's File `id` is a version id).
@@ -71,11 +72,13 @@ export const fileLocks = pgTable("file_locks", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-// Short-lived tokens for one file and one use (preview, edit, download).
+// Short-lived tokens for one file and one use (preview, edit, download). A token stands either
+// for a user (their rights are checked again on use) or for a link share (its flags are).
 export const fileTokens = pgTable("file_tokens", {
   tokenHash: text("token_hash").primaryKey(),
   versionId: integer("version_id").notNull().references(() => fileVersions.id, { onDelete: "cascade" }),
-  userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+  shareId: integer("share_id").references(() => shares.id, { onDelete: "cascade" }),
   type: text("type").notNull(),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
 });

@@ -70,5 +70,8 @@ export const fileResponse = z.object({
   meta: z.record(z.string(), z.unknown()).optional(),
   path: z.string().optional(),
   mime: z.string().optional(),
+  /** Full mode, when a thumbnail exists or is being made: a signed token for GET /mixer/(id)?token=. */
+  thumb_token: z.string().optional(),
+  file_type: z.enum(["image", "document", "video"]).optional(),
 });
 export type FileResponse = z.infer<typeof fileResponse>;

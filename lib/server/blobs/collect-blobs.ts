@@ -13,6 +13,7 @@ const BATCH = 500;
 const REFERENCES = [
   { table: "file_versions", column: "blob_id" },
   { table: "users", column: "picture_blob_id" },
+  { table: "version_previews", column: "thumb_blob_id" },
 ];
 
 const unreferenced = (blobId: SQL) =>

@@ -2,12 +2,14 @@ import { and, eq, isNull, max, sql } from "drizzle-orm";
 import { blobs, fileVersions, files, folders, type FileRow, type FileVersion, type Folder } from "@/db/schema";
 import { getBlobStore } from "@/lib/storage";
 import type { StoredBlob } from "@/lib/storage/blob-store";
+import { recordFolderChange } from "../alerts/record-folder-change";
 import { writeLog } from "../audit/write-log";
 import { getPlatformConfig } from "../config/platform-config";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { FILE_EVENT, recordEvent } from "../events/record-event";
 import { getFolderOrThrow } from "../folders/get-folder";
+import { enqueueDerivatives } from "../previews/enqueue-derivatives";
 import { loadLocks, isLockedForOthers } from "../locks/serialize-lock";
 import { assertQuota } from "../quotas/assert-quota";
 import { firstFreeName, sameName, validateName } from "./names";
@@ -92,6 +94,8 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput): Promise<
     await db.delete(fileVersions).where(and(eq(fileVersions.fileId, file.id), sql`${fileVersions.id} <> ${version.id}`));
   }
   await recordEvent(db, ctx.request, { targetType: "file", targetId: file.id, versionId: version.id, type: FILE_EVENT.versionCreated, actorId: user.id });
+  await recordFolderChange(db, ctx, { kind: existing ? "version_created" : "file_created", objectType: "file", objectId: file.id, objectName: name, folderId: folder.id });
+  await enqueueDerivatives(db, version, input.sharedBlob);
   await writeLog(db, { actor: user, request: ctx.request }, {
     type: "ADMLLOG_INSERT",
     message: existing ? `New version ${version.number} of ${name}` : `Uploaded ${name}`,

@@ -5,6 +5,7 @@ import type { AuthedCtx } from "../context";
 import { iso } from "../http/envelope";
 import type { Mode } from "../http/mode";
 import { loadLocks, serializeLock } from "../locks/serialize-lock";
+import { loadThumbnails, type ThumbnailFields } from "../previews/thumbnail-fields";
 import { resolveRights } from "../rights/resolve-rights";
 import { fileCans, type Rights } from "../rights/rights";
 import { loadOwnerNames } from "../users/owner-names";
@@ -29,9 +30,13 @@ export async function presentFiles(
   const nameIds = [...items.map((i) => i.version.creatorId), ...[...locks.values()].map((l) => l.ownerId)];
   const names = await loadOwnerNames(ctx.db, nameIds);
   const full = mode === "full";
-  const [versionCounts, annotationCounts] = full
-    ? await Promise.all([countVersions(ctx, items.map((i) => i.file.id)), countAnnotations(ctx.db, userId, "file", items.map((i) => i.file.id))])
-    : [new Map<number, number>(), new Map<number, AnnotationCounts>()];
+  const [versionCounts, annotationCounts, thumbnails] = full
+    ? await Promise.all([
+        countVersions(ctx, items.map((i) => i.file.id)),
+        countAnnotations(ctx.db, userId, "file", items.map((i) => i.file.id)),
+        loadThumbnails(ctx.db, userId, items.map((i) => ({ versionId: i.version.id, mime: i.version.mime, name: i.file.name }))),
+      ])
+    : [new Map<number, number>(), new Map<number, AnnotationCounts>(), new Map<number, ThumbnailFields>()];
 
   return items.map(({ file, version, folder }) => {
     const lock = locks.get(file.id);
@@ -55,6 +60,7 @@ export async function presentFiles(
       Object.assign(json, annotationFields(annotationCounts.get(file.id)));
       json.path = `/${[...folder.path, folder.id].join("/")}`;
       json.mime = version.mime;
+      Object.assign(json, thumbnails.get(version.id));
     }
     if (options.meta && version.meta) json.meta = version.meta;
     return json;

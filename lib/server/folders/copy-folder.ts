@@ -7,6 +7,7 @@ import { AppError, forbidden } from "../errors";
 import { FOLDER_EVENT, recordEvent } from "../events/record-event";
 import { nameKey } from "../files/names";
 import type { Mode } from "../http/mode";
+import { copyFolderDerivatives } from "../previews/copy-folder-derivatives";
 import { assertQuota } from "../quotas/assert-quota";
 import { resolveRightsMany } from "../rights/resolve-many";
 import type { Rights } from "../rights/rights";
@@ -148,5 +149,6 @@ async function copyLatestVersions(tx: Tx, userId: number, pairs: [number, number
   await tx.execute(sql`
     UPDATE files SET current_version_id = v.id FROM file_versions v
     WHERE v.file_id = files.id AND files.folder_id = ANY(${newFolders})`);
+  await copyFolderDerivatives(tx, pairs);
   return inserted.length;
 }

@@ -1,4 +1,4 @@
-import { and, eq, gte, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { rows, type DbOrTx } from "@/db";
 import { fileVersions, files, folders, type Folder, type User } from "@/db/schema";
@@ -17,15 +17,19 @@ export const SEARCH_LIMIT = 1000;
 
 /**
  * The search mode of read folder (`recursive`): folders and files below `scope` (or anywhere with
- * `global`, scope null) matching every keyword of `search_label` in their name and the date and
- * size ranges, returned on one level. Only folders the caller may browse and files of folders they
- * may read are returned. `in_content` and `in_annotations` are accepted and ignored for now: the
- * keywords always search names. A size range applies to files only, so it excludes folders.
+ * `global`, scope null) matching the keywords of `search_label` and the date and size ranges,
+ * returned on one level. Only folders the caller may browse and files of folders they may read
+ * are returned. Where the keywords are looked for: `in_name` (every keyword in the name; the
+ * default when no switch is on), `in_content` (every keyword in the extracted text of the
+ * file's current version), `in_annotations` (every keyword in one live annotation of the file or
+ * folder); several switches match any of them. A size range applies to files only, so it
+ * excludes folders.
  */
 export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query: ReadFolderQuery) {
   const user = ctx.actor.user;
   const mode = modeOf(query);
   const words = (query.search_label ?? "").split(/\s+/).filter(Boolean);
+  const keywords = keywordMatch(words, query);
   const hasSize = query.size_start !== undefined || query.size_end !== undefined;
 
   // Administrators may read everything: the scope alone limits them. Others: the folders they may reach.
@@ -35,7 +39,7 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
 
   const below = scope ? sql`${folders.path} @> ARRAY[${scope.id}::int]` : undefined;
   const folderMatches =
-    hasSize || browsable?.length === 0
+    hasSize || browsable?.length === 0 || keywords.folder === false
       ? []
       : await ctx.db
           .select()
@@ -45,7 +49,7 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
               isNull(folders.deletedAt),
               browsable ? sql`${folders.id} = ANY(${idArray(browsable)})` : undefined,
               below,
-              ...words.map((w) => nameContains(folders.nameKey, w)),
+              keywords.folder,
               range(folders.createdAt, query.creation_start, query.creation_end),
               range(folders.modifiedAt, query.modification_start, query.modification_end),
             ),
@@ -57,7 +61,7 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
     ? sql`(${files.folderId} = ${scope.id} OR ${files.folderId} IN (SELECT id FROM folders WHERE ${below} AND deleted_at IS NULL))`
     : sql`${files.folderId} IN (SELECT id FROM folders WHERE deleted_at IS NULL)`;
   const fileMatches =
-    readable?.length === 0
+    readable?.length === 0 || keywords.file === false
       ? []
       : await ctx.db
           .select({ file: files, version: fileVersions, folder: { id: folders.id, path: folders.path } })
@@ -68,7 +72,7 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
             and(
               isNull(files.deletedAt),
               readable ? sql`${files.folderId} = ANY(${idArray(readable)})` : inScope,
-              ...words.map((w) => nameContains(files.nameKey, w)),
+              keywords.file,
               range(fileVersions.createdAt, query.creation_start, query.creation_end),
               range(files.modifiedAt, query.modification_start, query.modification_end),
               query.size_start !== undefined ? gte(fileVersions.size, query.size_start) : undefined,
@@ -105,6 +109,37 @@ async function findReachableFolders(db: DbOrTx, user: Pick<User, "id" | "role">,
         AND (f.id IN (SELECT id FROM grants) OR f.path && ARRAY(SELECT id FROM grants))`),
   );
   return resolveRightsMany(db, user, found.map((r) => Number(r.id)));
+}
+
+type KeywordMatch = { folder: SQL | undefined | false; file: SQL | undefined | false };
+
+/**
+ * The keyword conditions on folders and files (undefined: no keywords; false: this kind cannot
+ * match, folders having no content). Name only is the search's fast path and stays exactly the
+ * trigram match. The text conditions use the 'simple' configuration and spell the expressions of
+ * the GIN indexes (version_texts.tsv, annotations_text_tsv_idx) literally, so the indexes serve them.
+ */
+function keywordMatch(words: string[], query: ReadFolderQuery): KeywordMatch {
+  if (words.length === 0) return { folder: undefined, file: undefined };
+  const byName = query.in_name || (!query.in_content && !query.in_annotations);
+  const tsquery = sql`plainto_tsquery('simple', ${words.join(" ")})`;
+  // Uncorrelated IN: the matches are found once through the GIN index (a hashed subplan, even
+  // inside an OR), not tested row by row.
+  const annotated = (targetType: "file" | "folder", targetId: AnyPgColumn) => sql`${targetId} IN (
+    SELECT a.target_id FROM annotations a
+    WHERE a.target_type = ${targetType} AND a.deleted_at IS NULL AND to_tsvector('simple', a.text) @@ ${tsquery})`;
+  const anyOf = (conditions: (SQL | undefined | false)[]) => {
+    const kept = conditions.filter((c): c is SQL => Boolean(c));
+    return kept.length === 0 ? false : kept.length === 1 ? kept[0] : or(...kept)!;
+  };
+  return {
+    folder: anyOf([byName && and(...words.map((w) => nameContains(folders.nameKey, w))), query.in_annotations && annotated("folder", folders.id)]),
+    file: anyOf([
+      byName && and(...words.map((w) => nameContains(files.nameKey, w))),
+      query.in_content && sql`${files.currentVersionId} IN (SELECT t.version_id FROM version_texts t WHERE t.tsv @@ ${tsquery})`,
+      query.in_annotations && annotated("file", files.id),
+    ]),
+  };
 }
 
 /** Case-insensitive substring match on a name_key column (served by the trigram index on it). */

@@ -8,6 +8,9 @@ const HANDLERS: Record<string, () => Promise<JobHandler>> = {
   "trash.purge": async () => (await import("../trash/purge-expired-trash")).purgeExpiredTrashJob,
   "blobs.collect": async () => (await import("../blobs/collect-blobs")).collectBlobsJob,
   "uploads.collect": async () => (await import("../uploads/collect-uploads")).collectUploadsJob,
+  "alerts.digest": async () => (await import("../alerts/digest-job")).alertDigestJob,
+  "previews.make": async () => (await import("../previews/make-preview")).makePreviewJob,
+  "texts.extract": async () => (await import("../texts/extract-text")).extractTextJob,
 };
 
 export async function handlerFor(kind: string): Promise<JobHandler | undefined> {

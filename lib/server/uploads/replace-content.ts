@@ -10,6 +10,7 @@ import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { getFileOrThrow, type FileAccess } from "../files/get-file";
 import { isLockedForOthers, loadLocks } from "../locks/serialize-lock";
+import { enqueueDerivatives } from "../previews/enqueue-derivatives";
 import { assertQuota } from "../quotas/assert-quota";
 
 const MiB = 1 << 20;
@@ -71,6 +72,7 @@ async function swapContent(ctx: AuthedCtx, access: FileAccess, blob: StoredBlob)
     .where(eq(fileVersions.id, version.id))
     .returning();
   const [touched] = await db.update(files).set({ modifiedAt: now }).where(eq(files.id, file.id)).returning();
+  await enqueueDerivatives(db, updated);
   await writeLog(db, { actor: ctx.actor.user, request: ctx.request }, {
     type: "ADMLLOG_UPDATE",
     message: `Replaced the content of ${file.name} (version ${version.number})`,

@@ -68,12 +68,14 @@ describe("GET /api/folder/(folderId)?recursive (search)", () => {
     expectError(await search(owner.token, work.id, { creation_start: "yesterday" }), 400, "invalid_request");
   });
 
-  it("accepts in_content and in_annotations without breaking", async () => {
+  it("searches names only when in_name is on or no switch is (contents and annotations: tests/api/search)", async () => {
     const { owner, work } = await createSharedScene();
     await uploadText(owner, work.id, "budget.xlsx", "x");
-    const res = await search(owner.token, work.id, { search_label: "budget", in_content: 1, in_annotations: 1, in_name: 0 });
-    expect(res.status, res.text).toBe(200);
-    expect(names(res.body.files)).toEqual(["budget.xlsx"]);
+    const elsewhere = await search(owner.token, work.id, { search_label: "budget", in_content: 1, in_annotations: 1, in_name: 0 });
+    expect(elsewhere.status, elsewhere.text).toBe(200);
+    expect(elsewhere.body).toEqual({ folders: [], files: [] });
+    const named = await search(owner.token, work.id, { search_label: "budget", in_content: 1, in_name: 1 });
+    expect(names(named.body.files)).toEqual(["budget.xlsx"]);
   });
 
   it("returns only what the caller may read, below and with `global` across the platform", async () => {

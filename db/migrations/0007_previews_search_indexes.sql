@@ -1,0 +1,2 @@
+CREATE INDEX "annotations_text_tsv_idx" ON "annotations" USING gin (to_tsvector('simple', "text")) WHERE "annotations"."deleted_at" IS NULL;--> statement-breakpoint
+CREATE INDEX "version_previews_thumb_blob_id_idx" ON "version_previews" USING btree ("thumb_blob_id") WHERE "version_previews"."thumb_blob_id" IS NOT NULL;

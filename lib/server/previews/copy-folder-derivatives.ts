@@ -1,0 +1,29 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+import { idArray } from "../folders/id-array";
+
+/**
+ * A folder copy shares the blobs of the files it copies: their copies take the finished thumbnails
+ * and texts of the source versions in two statements, whatever the number of files (a thumbnail
+ * blob is shared like the content). `pairs` maps source folders to their copies, as the copy
+ * made them; a source still being processed leaves its copy without rows (/mixer queues it).
+ */
+export async function copyFolderDerivatives(db: DbOrTx, pairs: [number, number][]): Promise<void> {
+  if (pairs.length === 0) return;
+  const copies = sql`
+    unnest(${idArray(pairs.map((p) => p[0]))}, ${idArray(pairs.map((p) => p[1]))}) AS m(old_id, new_id)
+    JOIN files nf ON nf.folder_id = m.new_id AND nf.deleted_at IS NULL
+    JOIN files f ON f.folder_id = m.old_id AND f.deleted_at IS NULL AND f.name_key = nf.name_key`;
+  await db.execute(sql`
+    INSERT INTO version_previews (version_id, state, file_type, thumb_blob_id, thumb_mime, page_count, error, updated_at)
+    SELECT nf.current_version_id, p.state, p.file_type, p.thumb_blob_id, p.thumb_mime, p.page_count, p.error, now()
+    FROM ${copies} JOIN version_previews p ON p.version_id = f.current_version_id
+    WHERE p.state IN ('available', 'failed', 'none')
+    ON CONFLICT (version_id) DO NOTHING`);
+  await db.execute(sql`
+    INSERT INTO version_texts (version_id, state, content, updated_at)
+    SELECT nf.current_version_id, t.state, t.content, now()
+    FROM ${copies} JOIN version_texts t ON t.version_id = f.current_version_id
+    WHERE t.state IN ('available', 'failed', 'none')
+    ON CONFLICT (version_id) DO NOTHING`);
+}

@@ -1,0 +1,36 @@
+import { inArray } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+import { versionPreviews } from "@/db/schema";
+import { contentKind, FILE_TYPE } from "./formats";
+import { thumbTokenSigner } from "./thumb-token";
+
+export type ThumbnailFields = { thumb_token: string; file_type: string };
+type Shown = { versionId: number; mime: string | null; name: string };
+
+/** The formats whose thumbnail the jobs make here (no ffmpeg: no video thumbnails). */
+const EXPECTED = new Set(["image", "document"]);
+
+/**
+ * The full File's `thumb_token` and `file_type`, in one query: for the versions whose thumbnail
+ * exists, and for those whose thumbnail is being made when their format will get one (a client
+ * may show it at once: /mixer waits for it). Other versions get neither field.
+ */
+export async function loadThumbnails(db: DbOrTx, userId: number, versions: Shown[]): Promise<Map<number, ThumbnailFields>> {
+  if (versions.length === 0) return new Map();
+  const found = await db
+    .select({ versionId: versionPreviews.versionId, state: versionPreviews.state, fileType: versionPreviews.fileType })
+    .from(versionPreviews)
+    .where(inArray(versionPreviews.versionId, [...new Set(versions.map((v) => v.versionId))]));
+  const states = new Map(found.map((p) => [p.versionId, p]));
+  const sign = await thumbTokenSigner();
+  const fields = new Map<number, ThumbnailFields>();
+  for (const { versionId, mime, name } of versions) {
+    const preview = states.get(versionId);
+    const inProgress = preview?.state === "pending" || preview?.state === "preparing";
+    const fileType = preview?.state === "available" ? preview.fileType : inProgress ? FILE_TYPE[contentKind(mime, name)] : undefined;
+    if (fileType && (preview?.state === "available" || EXPECTED.has(fileType))) {
+      fields.set(versionId, { thumb_token: sign({ versionId, userId }), file_type: fileType });
+    }
+  }
+  return fields;
+}

@@ -1,0 +1,72 @@
+import { Readable } from "node:stream";
+import { crc32 } from "node:zlib";
+import sharp from "sharp";
+import type { User } from "@/db/schema";
+import { commitUpload } from "@/lib/server/files/commit-upload";
+import { getBlobStore } from "@/lib/storage";
+import type { Handler } from "@/lib/server/http/route";
+import { ctxFor } from "../../helpers/files";
+
+/** Uploads bytes through commitUpload, as the upload routes do. */
+export async function uploadBytes(user: User, folderId: number, name: string, bytes: Buffer, mime?: string) {
+  const blob = await getBlobStore().put(Readable.from([bytes]));
+  return commitUpload(await ctxFor(user), { folderId, name, blob, mime });
+}
+
+export const makePng = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
+
+/**
+ * A valid PDF with one page per text, each drawn in Helvetica: the words are what pdfjs extracts.
+ * Offsets in the cross-reference table are computed, so pdfjs needs no repair.
+ */
+export function makePdf(pages: string[]): Buffer {
+  const objects: string[] = [];
+  const pageIds = pages.map((_, i) => 3 + i * 2);
+  const fontId = 3 + pages.length * 2;
+  objects.push("<< /Type /Catalog /Pages 2 0 R >>");
+  objects.push(`<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(" ")}] /Count ${pages.length} >>`);
+  for (const [i, text] of pages.entries()) {
+    const stream = `BT /F1 18 Tf 20 350 Td (${text}) Tj ET`;
+    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 400] /Contents ${pageIds[i] + 1} 0 R /Resources << /Font << /F1 ${fontId} 0 R >> >> >>`);
+    objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
+  }
+  objects.push("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
+  let out = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, "latin1");
+}
+
+/**
+ * A decompression bomb: a real 1x1 PNG whose header claims 100000 x 100000 pixels (10 gigapixels,
+ * 30 GB decoded). Only the header is rewritten (with its CRC), so decoders trust it.
+ */
+export async function makePngBomb(): Promise<Buffer> {
+  const png = Buffer.from(await makePng(1, 1));
+  // Signature (8 bytes), then IHDR: length (4), type (4), width (4), height (4)...
+  png.writeUInt32BE(100_000, 16);
+  png.writeUInt32BE(100_000, 20);
+  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+  return png;
+}
+
+export const magic = (bytes: Buffer) => ({ webp: bytes.subarray(0, 4).toString() === "RIFF" && bytes.subarray(8, 12).toString() === "WEBP" });
+
+type RawCall = { params: Record<string, string>; query?: Record<string, string>; token?: string | null; headers?: Record<string, string> };
+
+/** Like call(), for binary answers (call() reads the body as text). */
+export async function callBytes(handler: Handler, options: RawCall) {
+  const url = new URL("http://coffre.test/api/test");
+  for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
+  const headers = new Headers(options.headers);
+  if (options.token) headers.set("authorization", `Bearer ${options.token}`);
+  const res = await handler(new Request(url, { headers }), { params: Promise.resolve(options.params) });
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+}
