@@ -5,7 +5,8 @@ import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from
 import { useLanguage, useT } from "@/lib/i18n/provider";
 import { htmlLang } from "@/lib/i18n/languages";
 import type { MessageKey } from "@/lib/i18n/translate";
-import type { Item } from "@/lib/queries/files";
+import { previewKind } from "@/components/file-preview/preview-kind";
+import type { FileResponse, Item } from "@/lib/queries/files";
 import styles from "./file-browser.module.css";
 import { formatBytes, formatDate, formatDay, itemKey } from "./format";
 
@@ -278,6 +279,21 @@ function ItemIcon({ item }: { item: Item }) {
         <path d="M3 6.5A1.5 1.5 0 0 1 4.5 5h4.6l2 2h8.4A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z" fill="currentColor" />
       </svg>
     );
+  }
+  return <FileIcon item={item} />;
+}
+
+/**
+ * A file's thumbnail where the server makes one (images and PDFs), else the generic icon. The
+ * thumbnail loads lazily, so only the rows on screen ask for theirs; a file without one (415,
+ * 404) keeps the icon.
+ */
+function FileIcon({ item }: { item: FileResponse }) {
+  const [failed, setFailed] = useState(false);
+  const kind = previewKind(item);
+  if (!failed && (kind === "image" || kind === "pdf")) {
+    // eslint-disable-next-line @next/next/no-img-element -- a small server-made thumbnail, already sized and cached
+    return <img className={styles.thumb} src={`/api/mixer/${item.id}`} alt="" width={24} height={24} loading="lazy" decoding="async" onError={() => setFailed(true)} />;
   }
   return (
     <svg className={styles.fileIcon} width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinejoin="round" aria-hidden="true">

@@ -32,12 +32,12 @@ export async function assembleChunks(ctx: AuthedCtx, uploadId: string, input: { 
     if (row.expectedMd5 && blob.md5 !== row.expectedMd5) {
       throw new AppError("invalid_request", `The assembled file has MD5 ${blob.md5}, fileHash announced ${row.expectedMd5}`, [{ path: "fileHash", message: "does not match the chunks received" }]);
     }
-    const context = (row.context ?? {}) as { targetPath?: string; mime?: string | null };
+    const context = (row.context ?? {}) as { targetPath?: string; mime?: string | null; neverOverwrite?: boolean };
     const folderId = await ensureTargetFolder(ctx, row.folderId, context.targetPath);
     const assembled = blob;
     // From here commitUpload owns the blob: it deletes it itself if the commit fails.
     blob = undefined;
-    const result = await commitUpload(ctx, { folderId, name: row.name, blob: assembled, mime: context.mime ?? input.mime });
+    const result = await commitUpload(ctx, { folderId, name: row.name, blob: assembled, mime: context.mime ?? input.mime, neverOverwrite: context.neverOverwrite });
     await dropUpload(ctx.db, uploadId);
     return result;
   } catch (error) {

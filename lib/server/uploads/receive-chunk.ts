@@ -26,6 +26,9 @@ export type ChunkRequest = {
   name: string;
   mime?: string;
   fields: UploadFields & { chunk: number; chunks: number };
+  /** Drop-link deposits: never a new version, and chunks kept apart per visitor (`scope`). */
+  neverOverwrite?: boolean;
+  scope?: string;
 };
 
 const MiB = 1 << 20;
@@ -52,7 +55,7 @@ export async function receiveChunkPart(stream: Readable): Promise<ChunkPart> {
  */
 export async function receiveChunk(ctx: AuthedCtx, input: ChunkRequest, part: ChunkPart | undefined): Promise<ChunkOutcome> {
   const { fields } = input;
-  const uploadId = chunkedUploadId(ctx.actor.user, { folderId: input.folderId, targetPath: input.targetPath ?? "", name: input.name, fileSize: fields.fileSize, chunks: fields.chunks });
+  const uploadId = chunkedUploadId(ctx.actor.user, { folderId: input.folderId, targetPath: input.targetPath ?? "", name: input.name, fileSize: fields.fileSize, chunks: fields.chunks, scope: input.scope });
   if (part) assertChunkSize(fields, part.size);
   await assertUploadAllowed(ctx, input, fields.fileSize);
   if (part) {
@@ -68,7 +71,7 @@ export async function receiveChunk(ctx: AuthedCtx, input: ChunkRequest, part: Ch
         chunks: fields.chunks,
         chunkSize: fields.chunksSize,
         expectedMd5: fields.fileHash,
-        context: { targetPath: input.targetPath ?? "", mime: input.mime ?? null },
+        context: { targetPath: input.targetPath ?? "", mime: input.mime ?? null, neverOverwrite: input.neverOverwrite ?? false },
       })
       .onConflictDoUpdate({ target: uploads.id, set: { updatedAt: sql`now()` } });
     await fs.mkdir(chunkDir(uploadId), { recursive: true });

@@ -12,7 +12,14 @@ import type { Mode } from "../http/mode";
 import { receiveChunk, receiveChunkPart, type ChunkPart } from "./receive-chunk";
 import { assertUploadAllowed, ensureTargetFolder } from "./upload-target";
 
-export type UploadOutcome = { kind: "file"; file: FileJson } | { kind: "received" } | { kind: "missing"; missing: number[] };
+export type UploadOutcome = { kind: "file"; file: FileJson; committed: FileItem } | { kind: "received" } | { kind: "missing"; missing: number[] };
+
+/**
+ * A drop-link deposit: the link decides the folder (the form's `folderId` and `targetPath` are
+ * ignored), an existing name gets a numbered one, and `scope` keeps visitors' chunks apart.
+ */
+export type DepositPlace = { folderId: number; scope: string };
+export type UploadOptions = { meta: boolean; mode: Mode; deposit?: DepositPlace };
 
 /** The file part as received: a blob (whole upload) or a work file (one chunk). Invisible either way. */
 type Received = { name: string; mime: string } & ({ kind: "blob"; blob: StoredBlob } | { kind: "chunk"; part: ChunkPart });
@@ -29,52 +36,61 @@ const FRAMING_SLACK = 64 * 1024;
  * target comes first, rights and the declared size are checked before a byte is stored. Any
  * failure (including a client that goes away) leaves no file and no blob behind.
  */
-export async function uploadFile(ctx: AuthedCtx, req: Request, options: { meta: boolean; mode: Mode }): Promise<UploadOutcome> {
+export async function uploadFile(ctx: AuthedCtx, req: Request, options: UploadOptions): Promise<UploadOutcome> {
+  const deposit = options.deposit;
   const declaredLength = Number(req.headers.get("content-length")) || undefined;
   const { fields: raw, result: received } = await streamMultipartFile(req, {
     field: "targetFile",
     maxFileBytes: Number.POSITIVE_INFINITY,
     fileOptional: true,
     highWaterMark: MiB,
-    onFile: (file, early) => receiveFile(ctx, file, early, declaredLength),
+    onFile: (file, early) => receiveFile(ctx, file, early, declaredLength, deposit),
     discard: discardReceived,
   });
   // Once commitUpload has the blob, it deletes it on failure itself; after success it is the file's.
   let handedOver = false;
   try {
-    const fields = uploadFields.parse(raw);
+    const fields = placed(uploadFields.parse(raw), deposit);
     if (!received) throw new AppError("invalid_request", 'The multipart body has no file part named "targetFile"', [{ path: "targetFile", message: "required" }]);
     const folderId = fields.folderId ?? privateRootOf(ctx);
     if (fields.chunk !== undefined && fields.chunks !== undefined) {
       const part = await toChunkPart(received, fields);
-      const request = { folderId, targetPath: fields.targetPath, name: received.name, mime: received.mime, fields: { ...fields, chunk: fields.chunk, chunks: fields.chunks } };
+      const request = {
+        folderId,
+        targetPath: fields.targetPath,
+        name: received.name,
+        mime: received.mime,
+        fields: { ...fields, chunk: fields.chunk, chunks: fields.chunks },
+        neverOverwrite: Boolean(deposit),
+        scope: deposit?.scope,
+      };
       const outcome = await receiveChunk(ctx, request, part).catch(async (error) => {
         // Not filed under its upload (refused): the work file goes. Once filed, rm finds nothing.
         if (part) await fs.rm(part.path, { force: true });
         throw error;
       });
       if (outcome.kind !== "committed") return outcome;
-      return { kind: "file", file: await present(ctx, outcome.result, options) };
+      return { kind: "file", file: await present(ctx, outcome.result, options), committed: outcome.result };
     }
     if (received.kind !== "blob") throw new Error("A whole upload was received as a chunk");
     assertDeclared(fields, received.blob);
     const target = await ensureTargetFolder(ctx, folderId, fields.targetPath);
     handedOver = true;
-    const result = await commitUpload(ctx, { folderId: target, name: received.name, blob: received.blob, mime: received.mime });
-    return { kind: "file", file: await present(ctx, result, options) };
+    const result = await commitUpload(ctx, { folderId: target, name: received.name, blob: received.blob, mime: received.mime, neverOverwrite: Boolean(deposit) });
+    return { kind: "file", file: await present(ctx, result, options), committed: result };
   } catch (error) {
     if (received && !handedOver) await discardReceived(received);
     throw error;
   }
 }
 
-async function receiveFile(ctx: AuthedCtx, file: FilePart, earlyRaw: Readonly<Record<string, string>>, declaredLength?: number): Promise<Received> {
-  const early = uploadFieldsObject.parse(earlyRaw);
+async function receiveFile(ctx: AuthedCtx, file: FilePart, earlyRaw: Readonly<Record<string, string>>, declaredLength?: number, deposit?: DepositPlace): Promise<Received> {
+  const early = placed(uploadFieldsObject.parse(earlyRaw), deposit);
   const name = validateName(file.filename);
   const chunked = early.chunk !== undefined || early.chunks !== undefined;
   const estimate = early.fileSize ?? (declaredLength !== undefined ? declaredLength - FRAMING_SLACK : undefined);
   if (early.folderId !== undefined) {
-    await assertUploadAllowed(ctx, { folderId: early.folderId, targetPath: early.targetPath, name }, chunked ? early.fileSize : estimate);
+    await assertUploadAllowed(ctx, { folderId: early.folderId, targetPath: early.targetPath, name, neverOverwrite: Boolean(deposit) }, chunked ? early.fileSize : estimate);
   }
   const mime = file.mimeType;
   if (chunked) return { kind: "chunk", name, mime, part: await receiveChunkPart(file.stream) };
@@ -100,6 +116,11 @@ async function toChunkPart(received: Received, fields: UploadFields): Promise<Ch
   } finally {
     await store.delete(received.blob.id);
   }
+}
+
+/** A deposit's folder is the link's, whatever the form says. */
+function placed<F extends { folderId?: number; targetPath?: string }>(fields: F, deposit: DepositPlace | undefined): F {
+  return deposit ? { ...fields, folderId: deposit.folderId, targetPath: undefined } : fields;
 }
 
 function assertDeclared(fields: UploadFields, blob: StoredBlob) {

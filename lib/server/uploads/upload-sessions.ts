@@ -28,8 +28,10 @@ function safeId(uploadId: string): string {
  * A chunked upload is identified by what its requests repeat (the contract has no session id):
  * the same user sending the same name, to the same place, with the same size and chunk count.
  */
-export function chunkedUploadId(user: Pick<User, "id">, key: { folderId: number; targetPath: string; name: string; fileSize?: number; chunks: number }): string {
-  const parts = [user.id, key.folderId, key.targetPath, key.name.normalize("NFC").toLowerCase(), key.fileSize ?? "?", key.chunks];
+export function chunkedUploadId(user: Pick<User, "id">, key: { folderId: number; targetPath: string; name: string; fileSize?: number; chunks: number; scope?: string }): string {
+  const parts: (string | number)[] = [user.id, key.folderId, key.targetPath, key.name.normalize("NFC").toLowerCase(), key.fileSize ?? "?", key.chunks];
+  // Drop-link deposits all run as the link's owner: the scope keeps two visitors' chunks apart.
+  if (key.scope) parts.push(key.scope);
   return `c${createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 40)}`;
 }
 

@@ -12,7 +12,8 @@ import { assertQuota } from "../quotas/assert-quota";
 import { resolveFolderRights } from "../rights/resolve-rights";
 import type { Rights } from "../rights/rights";
 
-export type UploadTarget = { folderId: number; targetPath?: string; name: string };
+/** `neverOverwrite` (drop links): an existing name gets a numbered one, so only the write right counts. */
+export type UploadTarget = { folderId: number; targetPath?: string; name: string; neverOverwrite?: boolean };
 
 /** `targetPath` ("a/b/c", slashes either way, empty segments ignored) as validated folder names. */
 export function splitTargetPath(targetPath: string | undefined): string[] {
@@ -35,7 +36,7 @@ export async function assertUploadAllowed(ctx: AuthedCtx, target: UploadTarget, 
   if (missing.length > 0) {
     if (!rights.write) throw forbidden("Creating the folders of targetPath needs the write right");
   } else {
-    const existing = await findLiveFileId(db, folder.id, name);
+    const existing = target.neverOverwrite ? null : await findLiveFileId(db, folder.id, name);
     if (existing === null && !rights.write) throw forbidden("Adding a file needs the write right in this folder");
     if (existing !== null) {
       if (!rights.edit) throw forbidden("A new version needs the edit right in this folder");

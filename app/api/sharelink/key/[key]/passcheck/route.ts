@@ -1,0 +1,12 @@
+import { passcheckBody } from "@/lib/contracts/links";
+import { sharelinkKeyParams } from "@/lib/contracts/sharelinks";
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { passcheckShare } from "@/lib/server/shares/passcheck-share";
+
+export const runtime = "nodejs";
+
+// POST /api/sharelink/key/(key)/passcheck (obsolete, no token): same as POST /share/key/(key)/passcheck
+export const POST = route({ auth: "none", params: sharelinkKeyParams, body: passcheckBody }, ({ ctx, params, body }) => passcheckShare(ctx, params.key, body));
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

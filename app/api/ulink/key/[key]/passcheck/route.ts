@@ -1,0 +1,12 @@
+import { passcheckBody } from "@/lib/contracts/links";
+import { ulinkKeyParams } from "@/lib/contracts/ulinks";
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { passcheckUlink } from "@/lib/server/ulinks/passcheck-ulink";
+
+export const runtime = "nodejs";
+
+// POST /api/ulink/key/(key)/passcheck (no token): password and/or SMS code → {access_token} (4 h)
+export const POST = route({ auth: "none", params: ulinkKeyParams, body: passcheckBody }, ({ ctx, params, body }) => passcheckUlink(ctx, params.key, body));
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -1,0 +1,11 @@
+import { ulinkKeyParams } from "@/lib/contracts/ulinks";
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { readPublicUlink } from "@/lib/server/ulinks/read-public-ulink";
+
+export const runtime = "nodejs";
+
+// GET /api/ulink/key/(key) (no token): the drop page's facts, never the folder's content
+export const GET = route({ auth: "none", params: ulinkKeyParams }, ({ ctx, params }) => readPublicUlink(ctx, params.key));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

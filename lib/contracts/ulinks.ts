@@ -1,0 +1,126 @@
+import { z } from "zod";
+import { dateInput, flag, id, paging } from "@/lib/server/http/schemas";
+import { linkKey, linkPassword, linkPhone } from "./links";
+
+/** Drop-link flags: 4 = deposit receipt mailed to the owner. 16 and 32 mirror a password and a phone. */
+export const ULINK_FLAG = { receipt: 4, password: 16, sms: 32 } as const;
+
+const linkName = z.string().trim().max(255);
+/** A body boolean: JSON booleans, 0/1 and their strings (flag() of schemas.ts). */
+const bool = flag;
+
+export const ulinkParams = z.object({ ulinkId: id });
+export const ulinkKeyParams = z.object({ key: linkKey });
+export const pagingQuery = z.object({ ...paging });
+
+/**
+ * POST /ulink (api.md). `alert` and flag 4 both ask for the receipt; `password` protects the
+ * link (flag 16), `phone` sends an SMS code before any deposit (flag 32).
+ */
+export const createUlinkBody = z.object({
+  folder_id: id,
+  flags: z.coerce.number().int().min(0).max(255).optional(),
+  expiration_date: dateInput.nullable().optional(),
+  name: linkName.nullable().optional(),
+  password: linkPassword.nullable().optional(),
+  phone: linkPhone.nullable().optional(),
+  alert: bool,
+});
+export type CreateUlinkInput = z.output<typeof createUlinkBody>;
+
+/** PUT /ulink/(id): partial; `password: null` or `phone: null` removes that protection. */
+export const updateUlinkBody = z.object({
+  folder_id: id.optional(),
+  flags: z.coerce.number().int().min(0).max(255).optional(),
+  expiration_date: dateInput.nullable().optional(),
+  name: linkName.nullable().optional(),
+  password: linkPassword.nullable().optional(),
+  phone: linkPhone.nullable().optional(),
+  alert: z.union([z.boolean(), z.enum(["1", "true", "0", "false"])]).optional().transform((v) => (v === undefined ? undefined : v === true || v === "1" || v === "true")),
+});
+export type UpdateUlinkInput = z.output<typeof updateUlinkBody>;
+
+/** The contract's Drop link; `folder` and `folder_size` only for its owner. */
+export const ulinkResponse = z.object({
+  id: z.number(),
+  key: z.string(),
+  folder: z.string().nullable().optional(),
+  folder_id: z.number().nullable(),
+  folder_size: z.number().optional(),
+  is_valid: z.boolean(),
+  expiration_date: z.string().nullable(),
+  creation_date: z.string(),
+  owner: z.string(),
+  owner_id: z.string(),
+  url: z.string(),
+  flags: z.number(),
+  name: z.string().nullable(),
+  alert: z.boolean(),
+  password_protected: z.boolean(),
+  phone: z.string().nullable().optional(),
+  nb_deposits: z.number().optional(),
+});
+export type UlinkResponse = z.infer<typeof ulinkResponse>;
+
+/** GET /ulink/key/(key): what a visitor may know before depositing; never the folder nor its content. */
+export const publicUlinkResponse = z.object({
+  key: z.string(),
+  name: z.string().nullable(),
+  owner: z.string(),
+  expiration_date: z.string().nullable(),
+  is_valid: z.boolean(),
+  password_required: z.boolean(),
+  code_required: z.boolean(),
+});
+export type PublicUlinkResponse = z.infer<typeof publicUlinkResponse>;
+
+/** The answer to a complete deposit: what was received, not the name it got (a numbered name tells what the folder holds). */
+export const depositResponse = z.object({ size: z.number(), hash: z.string() });
+
+// Drop links by email
+
+const recipient = z.object({
+  email: z.email().max(320),
+  id: z.union([z.string(), z.number()]).optional(),
+  phone: linkPhone.optional(),
+});
+
+export const ulinkEmailParams = z.object({ ulinkEmailId: id });
+
+/** POST /ulink/email: each recipient gets a drop link of their own (its own key) by mail. */
+export const createUlinkEmailBody = z.object({
+  folder_id: id,
+  object: z.string().trim().max(255).refine((s) => !/[\r\n]/.test(s), "A subject is one line").default(""),
+  content: z.string().max(100_000).default(""),
+  recipients: z.array(recipient).min(1).max(100),
+  alert: bool,
+  expiration_date: dateInput.nullable().optional(),
+  password: linkPassword.nullable().optional(),
+});
+export type CreateUlinkEmailInput = z.output<typeof createUlinkEmailBody>;
+
+/** PUT /ulink/email/(id): the message (for the record, not resent) and the links' settings. */
+export const updateUlinkEmailBody = z.object({
+  object: z.string().trim().max(255).refine((s) => !/[\r\n]/.test(s), "A subject is one line").optional(),
+  content: z.string().max(100_000).optional(),
+  alert: updateUlinkBody.shape.alert,
+  expiration_date: dateInput.nullable().optional(),
+});
+export type UpdateUlinkEmailInput = z.output<typeof updateUlinkEmailBody>;
+
+/** The contract's Drop link by email; each recipient with their own link. */
+export const ulinkEmailResponse = z.object({
+  id: z.number(),
+  object: z.string(),
+  content: z.string(),
+  owner_id: z.string(),
+  ulink_id: z.number().nullable(),
+  creation_date: z.string(),
+  folder: z.string().nullable(),
+  folder_id: z.number().nullable(),
+  folder_size: z.number(),
+  alert: z.boolean(),
+  expiration_date: z.string().nullable(),
+  recipients: z.array(z.object({ email: z.string(), ulink_id: z.number(), url: z.string(), nb_deposits: z.number() })),
+});
+export type UlinkEmailResponse = z.infer<typeof ulinkEmailResponse>;

@@ -1,0 +1,50 @@
+import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { folders, ulinkDeposits } from "@/db/schema";
+import { ULINK_FLAG } from "@/lib/contracts/ulinks";
+import { writeLog } from "../audit/write-log";
+import type { AuthedCtx, Ctx } from "../context";
+import { FOLDER_EVENT, recordEvent } from "../events/record-event";
+import { assertLinkAccess } from "../links/link-access";
+import { uploadFile } from "../uploads/upload-file";
+import { queueDepositReceipt } from "./deposit-receipt";
+import { openUlinkOrThrow, ulinkProtection } from "./ulink-access";
+
+export type DepositOutcome = { kind: "file"; deposit: { size: number; hash: string } } | { kind: "received" } | { kind: "missing"; missing: number[] };
+
+/**
+ * POST /ulink/key/(key)/upload (no account): the parts of /file/upload, whole or chunked, into
+ * the link's folder, never overwriting (an existing name gets a numbered one). The upload runs
+ * as the link's owner: their write right on the folder and their quota apply, exactly as if they
+ * had uploaded it. A protected link needs its access token. Once a file is complete (the whole
+ * upload, or the chunk that completes it) the deposit is recorded with a folder event (type 5),
+ * a log entry naming the visitor as a guest, and, with flag 4, one receipt mail to the owner.
+ * The answer gives the size and MD5 received, not the name the file got: a numbered name would
+ * tell the visitor what the folder already holds.
+ */
+export async function depositThroughUlink(ctx: Ctx, req: Request, key: string, base: string): Promise<DepositOutcome> {
+  const { link, owner, folderId } = await openUlinkOrThrow(ctx.db, key);
+  await assertLinkAccess(ctx.db, ulinkProtection(link), req);
+  const asOwner: AuthedCtx = { ...ctx, actor: { user: owner, realUser: owner, sessionId: null } };
+  const visitor = createHash("sha256").update(`${ctx.request.ip}\n${ctx.request.userAgent ?? ""}`).digest("hex");
+  const outcome = await uploadFile(asOwner, req, { meta: false, mode: "light", deposit: { folderId, scope: `ulink:${link.id}:${visitor}` } });
+  if (outcome.kind !== "file") return outcome;
+
+  const { file, version, folder } = outcome.committed;
+  await ctx.db.transaction(async (tx) => {
+    const [destination] = await tx.select({ name: folders.name }).from(folders).where(eq(folders.id, folder.id));
+    await tx.insert(ulinkDeposits).values({ ulinkId: link.id, fileId: file.id, versionId: version.id, name: file.name, size: version.size, ip: ctx.request.ip });
+    await recordEvent(tx, ctx.request, { targetType: "folder", targetId: folder.id, type: FOLDER_EVENT.dropLink, actorId: null, data: { ulink_id: link.id, file_id: file.id, name: file.name } });
+    await writeLog(tx, { actor: null, request: ctx.request }, {
+      type: "ADMLLOG_INSERT",
+      message: `Dropped ${file.name} through drop link ${link.name ?? link.id}`,
+      objectType: "ulink",
+      objectId: link.id,
+      object: file.name,
+    });
+    if (link.flags & ULINK_FLAG.receipt) {
+      await queueDepositReceipt(tx, owner, link, { name: file.name, size: version.size, folderName: destination?.name ?? "", folderId: folder.id, date: version.createdAt }, base);
+    }
+  });
+  return { kind: "file", deposit: { size: version.size, hash: version.md5 } };
+}
