@@ -20,5 +20,5 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const next = safeNext(params.next);
   if (await getCurrentUser()) redirect(next);
   const config = await getPlatformConfig(await getDb());
-  return <SignInScreen platformName={config.platform_name} next={next} expired={params.expired === "1"} />;
+  return <SignInScreen platformName={config.platform_name} next={next} expired={params.expired === "1"} invited={params.invited === "1"} />;
 }

@@ -20,6 +20,8 @@ function describe(error: unknown, t: Translate): string {
       return t("signIn.inactive");
     case "account_expired":
       return t("signIn.expired");
+    case "connection_not_allowed":
+      return t("signIn.notAllowed");
     case "too_many_requests":
       return t("error.tooMany", { seconds: error.retryAfter ?? 60 });
     case "network_error":
@@ -29,7 +31,8 @@ function describe(error: unknown, t: Translate): string {
   }
 }
 
-export function SignInScreen({ platformName, next, expired }: { platformName: string; next: string; expired: boolean }) {
+/** `invited`: the person just created their account from an invitation (components/invite). */
+export function SignInScreen({ platformName, next, expired, invited = false }: { platformName: string; next: string; expired: boolean; invited?: boolean }) {
   const t = useT();
   const signIn = useSignIn(next);
   const [missing, setMissing] = useState(false);
@@ -49,7 +52,9 @@ export function SignInScreen({ platformName, next, expired }: { platformName: st
       ? { tone: "error" as const, message: describe(signIn.error, t) }
       : expired && signIn.isIdle
         ? { tone: "info" as const, message: t("signIn.sessionEnded") }
-        : null;
+        : invited && signIn.isIdle
+          ? { tone: "success" as const, message: t("signIn.invited") }
+          : null;
   const busy = signIn.isPending || signIn.isSuccess;
 
   return (

@@ -9,8 +9,17 @@ const STATUS = {
   forbidden: 403,
   weak_password: 403,
   not_found: 404,
+  link_not_found: 404,
+  template_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  // An invitation key that worked once: the page tells expired and used apart.
+  invitation_expired: 410,
+  invitation_used: 410,
+  /** A link (share or drop link) past its expiration date: it stays listed but serves nothing. */
+  link_expired: 410,
+  /** A single-download link that has served its download. */
+  link_exhausted: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   range_not_satisfiable: 416,

@@ -38,6 +38,7 @@ export const cn: Partial<Messages> = {
   "signIn.wrongCredentials": "用户名或密码错误。",
   "signIn.inactive": "此账户已停用，请联系管理员。",
   "signIn.expired": "此账户已过期，请联系管理员。",
+  "signIn.notAllowed": "您的账户不能在此地点或此时间登录，请联系管理员。",
   "signIn.sessionEnded": "您的会话已结束，请重新登录。",
 
   "forgot.title": "重置密码",

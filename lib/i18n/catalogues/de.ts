@@ -38,6 +38,7 @@ export const de: Partial<Messages> = {
   "signIn.wrongCredentials": "Benutzername oder Passwort ist falsch.",
   "signIn.inactive": "Dieses Konto ist deaktiviert. Wenden Sie sich an Ihre Administration.",
   "signIn.expired": "Dieses Konto ist abgelaufen. Wenden Sie sich an Ihre Administration.",
+  "signIn.notAllowed": "Ihr Konto darf sich von hier oder zu dieser Zeit nicht anmelden. Wenden Sie sich an Ihre Administration.",
   "signIn.sessionEnded": "Ihre Sitzung ist beendet. Bitte melden Sie sich erneut an.",
 
   "forgot.title": "Passwort zurücksetzen",

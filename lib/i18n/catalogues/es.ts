@@ -38,6 +38,7 @@ export const es: Partial<Messages> = {
   "signIn.wrongCredentials": "Usuario o contraseña incorrectos.",
   "signIn.inactive": "Esta cuenta está desactivada. Contacte con su administrador.",
   "signIn.expired": "Esta cuenta ha caducado. Contacte con su administrador.",
+  "signIn.notAllowed": "Su cuenta no puede conectarse desde aquí o a esta hora. Contacte con su administrador.",
   "signIn.sessionEnded": "Su sesión ha terminado. Vuelva a iniciar sesión.",
 
   "forgot.title": "Restablecer la contraseña",

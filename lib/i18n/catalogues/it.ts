@@ -38,6 +38,7 @@ export const it: Partial<Messages> = {
   "signIn.wrongCredentials": "Nome utente o password errati.",
   "signIn.inactive": "Questo account è disattivato. Contatta l’amministratore.",
   "signIn.expired": "Questo account è scaduto. Contatta l’amministratore.",
+  "signIn.notAllowed": "Il tuo account non può connettersi da qui o a quest’ora. Contatta l’amministratore.",
   "signIn.sessionEnded": "La sessione è terminata. Accedi di nuovo.",
 
   "forgot.title": "Reimposta la password",

@@ -38,6 +38,7 @@ export const pt: Partial<Messages> = {
   "signIn.wrongCredentials": "Utilizador ou senha incorretos.",
   "signIn.inactive": "Esta conta está desativada. Contacte o seu administrador.",
   "signIn.expired": "Esta conta expirou. Contacte o seu administrador.",
+  "signIn.notAllowed": "A sua conta não pode ligar-se daqui ou a esta hora. Contacte o seu administrador.",
   "signIn.sessionEnded": "A sua sessão terminou. Entre novamente.",
 
   "forgot.title": "Repor a senha",

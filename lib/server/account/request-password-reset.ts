@@ -1,4 +1,4 @@
-import { and, isNull, sql } from "drizzle-orm";
+import { and, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db";
 import { passwordResets, users, type User } from "@/db/schema";
 import { writeLog } from "../audit/write-log";
@@ -9,8 +9,20 @@ import { getPlatformConfig } from "../config/platform-config";
 import type { Ctx } from "../context";
 import { AppError, forbidden } from "../errors";
 import { queueMail } from "../mail/queue-mail";
+import { renderMail, type MailTemplate } from "../mail/render-mail";
 
 export const RESET_LINK_LIFETIME_MS = 60 * 60_000;
+
+export const PASSWORD_RESET_MAIL: MailTemplate = {
+  en: {
+    subject: "Reset your {{platform}} password",
+    text: 'Hello,\n\nSomeone (hopefully you) asked to reset the password of the {{platform}} account "{{login}}".\n\nChoose a new password here (the link works once, for one hour):\n{{link}}\n\nIf you did not ask for this, ignore this mail: your password stays as it is.\n',
+  },
+  fr: {
+    subject: "Réinitialisez votre mot de passe {{platform}}",
+    text: "Bonjour,\n\nQuelqu'un (vous, espérons-le) a demandé à réinitialiser le mot de passe du compte {{platform}} « {{login}} ».\n\nChoisissez un nouveau mot de passe ici (le lien ne sert qu'une fois, pendant une heure) :\n{{link}}\n\nSi vous n'êtes pas à l'origine de cette demande, ignorez ce message : votre mot de passe reste inchangé.\n",
+  },
+};
 
 /**
  * POST /reset_password (no token): mails a one-use link, valid one hour, to the account named
@@ -34,13 +46,9 @@ export async function requestPasswordReset(ctx: Ctx, loginOrEmail: string, appUr
   const link = `${appUrl}/reset-password/${token}`;
   await ctx.db.transaction(async (tx) => {
     await tx.insert(passwordResets).values({ tokenHash: hashToken(token), userId: user.id, expiresAt: new Date(Date.now() + RESET_LINK_LIFETIME_MS) });
-    // No owner: the outbox of the account must not show a link that bypasses the old password.
-    await queueMail(tx, {
-      to,
-      ownerId: null,
-      subject: `Reset your ${platform_name} password`,
-      text: `Hello,\n\nSomeone (hopefully you) asked to reset the password of the ${platform_name} account "${user.login}".\n\nChoose a new password here (the link works once, for one hour):\n${link}\n\nIf you did not ask for this, ignore this mail: your password stays as it is.\n`,
-    });
+    const mail = renderMail(PASSWORD_RESET_MAIL, { platform: platform_name, login: user.login, link }, { language: user.language });
+    // No owner, and sensitive: neither the account's outbox nor an administrator may read a link that bypasses the old password.
+    await queueMail(tx, { to, ownerId: null, sensitive: true, subject: mail.subject, text: mail.text, html: mail.html });
     await writeLog(tx, { actor: null, request: ctx.request }, { type: "ADMLLOG_PASSWORD", message: "Password reset link requested", objectType: "user", objectId: user.id, object: user.login });
   });
 }
@@ -59,7 +67,7 @@ async function findAccount(db: Db, loginOrEmail: string): Promise<User> {
     .where(
       and(
         isNull(users.deletedAt),
-        sql`lower(${loginOrEmail}) IN (SELECT lower(trim(a)) FROM unnest(string_to_array(${users.email}, ',')) AS a)`,
+        hasAddress(loginOrEmail),
       ),
     )
     .limit(2);
@@ -68,3 +76,6 @@ async function findAccount(db: Db, loginOrEmail: string): Promise<User> {
   if (byEmail.length > 1) throw new AppError("conflict", "Several accounts share this email address: use your login instead");
   return byEmail[0];
 }
+
+/** A user's `email` holds a comma-separated list; true when `address` is one of them (any case). */
+export const hasAddress = (address: string): SQL => sql`lower(${address}) IN (SELECT lower(trim(a)) FROM unnest(string_to_array(${users.email}, ',')) AS a)`;

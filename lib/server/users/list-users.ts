@@ -42,18 +42,7 @@ export async function listUsers(ctx: AuthedCtx, query: Query) {
     where.push(exists(ctx.db.select({ one: sql`1` }).from(groupMembers).where(and(eq(groupMembers.userId, users.id), eq(groupMembers.groupId, group.id)))));
   }
 
-  if (query.keyword) {
-    const pattern = `%${query.keyword.replace(/[\\%_]/g, "\\$&")}%`;
-    where.push(
-      or(
-        ilike(users.login, pattern),
-        ilike(users.firstname, pattern),
-        ilike(users.lastname, pattern),
-        ilike(users.email, pattern),
-        ilike(sql`${users.firstname} || ' ' || ${users.lastname}`, pattern),
-      )!,
-    );
-  }
+  if (query.keyword) where.push(matchesKeyword(query.keyword));
 
   const condition = and(...where);
   const [page, [{ total }]] = await Promise.all([
@@ -72,4 +61,16 @@ export async function listUsers(ctx: AuthedCtx, query: Query) {
     query.offset_start,
     total,
   );
+}
+
+/** Users whose login, first name, last name, full name or address contains `keyword` (any case). */
+export function matchesKeyword(keyword: string): SQL {
+  const pattern = `%${keyword.replace(/[\\%_]/g, "\\$&")}%`;
+  return or(
+    ilike(users.login, pattern),
+    ilike(users.firstname, pattern),
+    ilike(users.lastname, pattern),
+    ilike(users.email, pattern),
+    ilike(sql`${users.firstname} || ' ' || ${users.lastname}`, pattern),
+  )!;
 }
