@@ -48,7 +48,7 @@ function Frame({ platformName, account, children }: { platformName: string; acco
         <UserMenu account={account} />
       </header>
       <nav className={styles.sidebar} aria-label={t("shell.navigation")}>
-        <SidebarLinks />
+        <SidebarLinks external={account.role === 1} />
       </nav>
       <main id="content" className={styles.main} tabIndex={-1}>
         <div className={styles.content}>{children}</div>
@@ -57,17 +57,19 @@ function Frame({ platformName, account, children }: { platformName: string; acco
   );
 }
 
-// Only pages that exist are linked; Shares and Admin join this list as they are built.
-// `match` says which paths light the entry up (/files/<id> stays under My files).
+// Only pages that exist are linked; Admin joins this list when it is built.
+// `match` says which paths light the entry up (/files/<id> stays under My files). External users
+// (role 1, invited from outside) have no private space and no company space: `internal` entries are not theirs.
 const LINKS = [
   { href: "/", label: "nav.home", icon: "M3 10.5 12 3l9 7.5V20a1 1 0 0 1-1 1h-5v-6h-6v6H4a1 1 0 0 1-1-1z", match: (p: string) => p === "/" },
   {
     href: "/files",
     label: "nav.myFiles",
+    internal: true,
     icon: "M3 6.5A1.5 1.5 0 0 1 4.5 5h4.6l2 2h8.4A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z",
     match: (p: string) => p === "/files" || /^\/files\/\d+$/.test(p),
   },
-  { href: "/files/company", label: "nav.company", icon: "M4 21V5l8-2v18M12 9h8v12M8 8v.01M8 12v.01M8 16v.01M16 13v.01M16 17v.01M3 21h18", match: (p: string) => p === "/files/company" },
+  { href: "/files/company", label: "nav.company", internal: true, icon: "M4 21V5l8-2v18M12 9h8v12M8 8v.01M8 12v.01M8 16v.01M16 13v.01M16 17v.01M3 21h18", match: (p: string) => p === "/files/company" },
   { href: "/files/shared", label: "nav.shared", icon: "M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zm-7 10a7 7 0 0 1 14 0M16 3.5a4 4 0 0 1 0 7.5M22 21a7 7 0 0 0-4-6.3", match: (p: string) => p === "/files/shared" },
   { href: "/links", label: "nav.links", icon: "M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1", match: (p: string) => p === "/links" },
   { href: "/recent", label: "nav.recent", icon: "M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zm0-13v5l3 2", match: (p: string) => p === "/recent" },
@@ -75,12 +77,12 @@ const LINKS = [
   { href: "/account", label: "nav.account", icon: "M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zm-8 9a8 8 0 0 1 16 0", match: (p: string) => p === "/account" },
 ] as const;
 
-function SidebarLinks() {
+function SidebarLinks({ external }: { external: boolean }) {
   const t = useT();
   const pathname = usePathname();
   return (
     <ul className={styles.nav}>
-      {LINKS.map((link) => (
+      {LINKS.filter((link) => !(external && "internal" in link)).map((link) => (
         <li key={link.href}>
           <Link href={link.href} className={styles.link} aria-current={link.match(pathname ?? "") ? "page" : undefined}>
             <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" strokeLinecap="round" aria-hidden="true">
