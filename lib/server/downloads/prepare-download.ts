@@ -13,10 +13,19 @@ import { parseRange } from "./range";
 /** The parts of the HTTP request a download depends on. */
 export type DownloadRequest = { method: string; range: string | null; ifNoneMatch: string | null; ifRange: string | null; info: RequestInfo };
 
-/** What to answer: status, headers, and the bytes to stream (none for 304, HEAD and empty files). */
-export type PreparedDownload = { status: 200 | 206 | 304; headers: Record<string, string>; body: { blobId: string; range?: ByteRange } | null };
+/**
+ * What to answer: status, headers, and the bytes to stream (none for 304, HEAD and empty files).
+ * `settle` is told once whether the answer went out whole (link shares count downloads with it).
+ */
+export type PreparedDownload = {
+  status: 200 | 206 | 304;
+  headers: Record<string, string>;
+  body: { blobId: string; range?: ByteRange } | null;
+  settle?: (complete: boolean) => Promise<void>;
+};
 
-type Target = { file: FileRow; version: FileVersion; actorId: number };
+/** actorId is null for downloads through a link share (the visitor has no account). */
+type Target = { file: FileRow; version: FileVersion; actorId: number | null };
 
 /** GET /file/(fileId)/download: needs the download right (403), 404 when nothing is there. */
 export async function prepareDownloadById(ctx: AuthedCtx, versionId: number, latest: boolean, http: DownloadRequest): Promise<PreparedDownload> {
@@ -43,7 +52,7 @@ export async function prepareDownloadByToken(db: DbOrTx, token: string, latest: 
  * `If-Range`, one `Range` (206, or 416 when it starts past the end). A download is recorded for
  * the timeline once, not once per range: when it starts at the first byte.
  */
-async function planDownload(db: DbOrTx, target: Target, http: DownloadRequest): Promise<PreparedDownload> {
+export async function planDownload(db: DbOrTx, target: Target, http: DownloadRequest): Promise<PreparedDownload> {
   const { file, version } = target;
   if (!version.blobId) throw new AppError("not_found", "The content of this file is missing");
   const size = version.size;

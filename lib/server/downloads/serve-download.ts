@@ -4,6 +4,8 @@ import { getDb, type Db } from "@/db";
 import { downloadParams, downloadQuery, tokenDownloadQuery } from "@/lib/contracts/uploads";
 import { getBlobStore } from "@/lib/storage";
 import { AppError, toErrorResponse } from "../errors";
+import { appUrl } from "../mail/app-url";
+import { prepareShareDownload } from "../shares/share-download";
 import { authenticate, requestInfo } from "../http/route";
 import { prepareDownloadById, prepareDownloadByToken, type DownloadRequest, type PreparedDownload } from "./prepare-download";
 
@@ -18,6 +20,7 @@ type Prepare = (db: Db, request: Request, url: URL, http: DownloadRequest) => Pr
 function nodeDownloadHandler(prepare: Prepare) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? "GET";
+    let prepared: PreparedDownload | undefined;
     try {
       if (method !== "GET" && method !== "HEAD") {
         throw new AppError("method_not_allowed", `Method ${method} is not allowed here`, undefined, { Allow: "GET, HEAD" });
@@ -31,21 +34,35 @@ function nodeDownloadHandler(prepare: Prepare) {
         ifRange: request.headers.get("if-range"),
         info: requestInfo(request),
       };
-      const prepared = await prepare(await getDb(), request, url, http);
+      prepared = await prepare(await getDb(), request, url, http);
       // Opened before the headers go out, so a missing blob is still a clean 404.
       const stream = prepared.body ? await getBlobStore().read(prepared.body.blobId, prepared.body.range) : null;
       res.writeHead(prepared.status, prepared.headers);
       if (!stream) {
         res.end();
+        await settle(prepared, true);
         return;
       }
-      await pipeline(stream, res).catch(() => {
-        // The client went away mid-download: nothing to answer any more.
-      });
+      // false when the client went away mid-download: nothing to answer any more.
+      const complete = await pipeline(stream, res).then(
+        () => true,
+        () => false,
+      );
+      await settle(prepared, complete);
     } catch (error) {
+      if (prepared) await settle(prepared, false);
       await sendError(res, method, error);
     }
   };
+}
+
+/** After the answer: a failure there must not turn a served download into an error. */
+async function settle(prepared: PreparedDownload, complete: boolean) {
+  try {
+    await prepared.settle?.(complete);
+  } catch (error) {
+    console.error("[coffre] settling a download failed:", error);
+  }
 }
 
 /** GET /api/file/(fileId)/download (query `latest`, header `Range`). */
@@ -56,14 +73,14 @@ export const downloadById = nodeDownloadHandler(async (db, request, url, http) =
   return prepareDownloadById({ db, actor: actor!, request: http.info }, fileId, latest, http);
 });
 
-/** GET /api/file/download?token= (a file token of type download; no other authentication). */
-export const downloadByToken = nodeDownloadHandler(async (db, _request, url, http) => {
+/** GET /api/file/download?token= (a file token of type download, a user's or a link share's; no other authentication). */
+export const downloadByToken = nodeDownloadHandler(async (db, request, url, http) => {
   const { token, latest } = tokenDownloadQuery.parse(Object.fromEntries(url.searchParams));
-  return prepareDownloadByToken(db, token, latest, http);
+  return (await prepareShareDownload(db, token, http, appUrl(request))) ?? prepareDownloadByToken(db, token, latest, http);
 });
 
 /** Only the headers: authentication and conditions need nothing else, and the body is never read. */
-function toWebRequest(req: IncomingMessage, url: URL): Request {
+export function toWebRequest(req: IncomingMessage, url: URL): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (typeof value === "string") headers.set(name, value);
@@ -75,7 +92,8 @@ function toWebRequest(req: IncomingMessage, url: URL): Request {
   return new Request(new URL(url.pathname + url.search, `http://${req.headers.host ?? "localhost"}`), { method: req.method, headers });
 }
 
-async function sendError(res: ServerResponse, method: string, error: unknown) {
+/** The contract's error body on a Node response (or a cut connection once bytes went out). */
+export async function sendError(res: ServerResponse, method: string, error: unknown) {
   if (res.headersSent) {
     res.destroy();
     return;

@@ -1,0 +1,13 @@
+import { pagingQuery, shareFolderParams } from "@/lib/contracts/shares";
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { shareContent } from "@/lib/server/shares/share-content";
+
+export const runtime = "nodejs";
+
+// GET /api/share/content/(key)/(folderId) (no token; access_token when protected): a folder inside the share
+export const GET = route({ auth: "none", params: shareFolderParams, query: pagingQuery }, ({ ctx, params, query, req }) =>
+  shareContent(ctx, params.key, params.folderId, req, query),
+);
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

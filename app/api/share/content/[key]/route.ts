@@ -1,0 +1,11 @@
+import { pagingQuery, shareKeyParams } from "@/lib/contracts/shares";
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { shareContent } from "@/lib/server/shares/share-content";
+
+export const runtime = "nodejs";
+
+// GET /api/share/content/(key) (no token; access_token when protected): the shared roots
+export const GET = route({ auth: "none", params: shareKeyParams, query: pagingQuery }, ({ ctx, params, query, req }) => shareContent(ctx, params.key, null, req, query));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

@@ -1,0 +1,12 @@
+import { passcheckBody } from "@/lib/contracts/links";
+import { shareKeyParams } from "@/lib/contracts/shares";
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { passcheckShare } from "@/lib/server/shares/passcheck-share";
+
+export const runtime = "nodejs";
+
+// POST /api/share/key/(key)/passcheck (no token): password or SMS code → {access_token} (2 hours)
+export const POST = route({ auth: "none", params: shareKeyParams, body: passcheckBody }, ({ ctx, params, body }) => passcheckShare(ctx, params.key, body));
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

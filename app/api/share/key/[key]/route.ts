@@ -1,0 +1,11 @@
+import { shareKeyParams } from "@/lib/contracts/shares";
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { viewShare } from "@/lib/server/shares/view-share";
+
+export const runtime = "nodejs";
+
+// GET /api/share/key/(key) (no token): the share as its visitor sees it; content only once unlocked
+export const GET = route({ auth: "none", params: shareKeyParams }, ({ ctx, params, req }) => viewShare(ctx, params.key, req));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

@@ -1,0 +1,11 @@
+import { shareKeyParams } from "@/lib/contracts/shares";
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { sendShareCode } from "@/lib/server/shares/passcheck-share";
+
+export const runtime = "nodejs";
+
+// POST /api/share/key/(key)/sms (no token): send the code to the share's phone (204)
+export const POST = route({ auth: "none", params: shareKeyParams }, ({ ctx, params }) => sendShareCode(ctx, params.key));
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

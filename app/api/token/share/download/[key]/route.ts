@@ -1,0 +1,11 @@
+import { shareKeyParams } from "@/lib/contracts/shares";
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { createShareToken } from "@/lib/server/shares/share-tokens";
+
+export const runtime = "nodejs";
+
+// POST /api/token/share/download/(key) (no token; access_token when protected): download token of the link's only file
+export const POST = route({ auth: "none", params: shareKeyParams }, ({ ctx, params, req }) => createShareToken(ctx, params.key, req, { only: true }, "download"));
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

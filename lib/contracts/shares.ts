@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { dateInput, id, paging } from "@/lib/server/http/schemas";
+import { linkKey, linkPassword, linkPhone } from "./links";
+
+export const shareParams = z.object({ shareId: id });
+export const shareKeyParams = z.object({ key: linkKey });
+export const shareFolderParams = z.object({ key: linkKey, folderId: id });
+export const pagingQuery = z.object({ ...paging });
+
+/** entity_type 0 is a folder (its id), 1 a file (the contract's File id: any version id). */
+export const shareRootInput = z.object({ id, entity_type: z.union([z.literal(0), z.literal(1)]) });
+export type ShareRootInput = z.infer<typeof shareRootInput>;
+
+const shareFields = {
+  flags: z.number().int().min(0).max(255).optional(),
+  expiration_date: dateInput.nullable().optional(),
+  name: z.string().trim().max(255).nullable().optional(),
+  password: linkPassword.nullable().optional(),
+  phone: linkPhone.nullable().optional(),
+};
+
+export const createShareBody = z.object({ roots: z.array(shareRootInput).min(1).max(1000), ...shareFields });
+export type CreateShareInput = z.infer<typeof createShareBody>;
+
+export const updateShareBody = z.object({ roots: z.array(shareRootInput).min(1).max(1000).optional(), ...shareFields });
+export type UpdateShareInput = z.infer<typeof updateShareBody>;
+
+/** The contract's Share content. */
+export const shareContent = z.object({
+  id: z.number(),
+  entity_type: z.union([z.literal(0), z.literal(1)]),
+  share_id: z.number(),
+  name: z.string(),
+  guid: z.string().optional(),
+  extension: z.string().optional(),
+  file_type: z.string().optional(),
+  mime: z.string().optional(),
+  lock: z.unknown().optional(),
+  size: z.number(),
+  parent_id: z.number(),
+  is_file: z.boolean(),
+  can_download: z.boolean(),
+  can_preview: z.boolean(),
+  can_edit: z.boolean(),
+});
+export type ShareContentJson = z.infer<typeof shareContent>;
+
+/** The contract's Link share (current), as its owner sees it. */
+export const shareResponse = z.object({
+  id: z.number(),
+  key: z.string(),
+  url: z.string(),
+  roots: z.array(shareContent),
+  flags: z.number(),
+  expiration_date: z.string().nullable(),
+  creation_date: z.string(),
+  name: z.string().nullable(),
+  owner: z.string(),
+  owner_id: z.number(),
+  password_protected: z.boolean(),
+  phone: z.string().nullable(),
+  is_valid: z.boolean(),
+  consumed_date: z.string().nullable(),
+});
+export type ShareResponse = z.infer<typeof shareResponse>;
+
+/** A share as a visitor sees it at /share/key/(key): no roots nor names before the password. */
+export const publicShareResponse = z.object({
+  key: z.string(),
+  name: z.string().nullable(),
+  flags: z.number(),
+  expiration_date: z.string().nullable(),
+  owner: z.string(),
+  needs_password: z.boolean(),
+  needs_code: z.boolean(),
+  unlocked: z.boolean(),
+  can_download: z.boolean(),
+  can_preview: z.boolean(),
+  can_edit: z.boolean(),
+  roots: z.array(shareContent).optional(),
+});
+
+/** Link-share token routes. */
+export const guidTokenParams = z.object({ key: linkKey, guid: z.string().uuid(), type: z.enum(["preview", "edit", "download"]) });
+export const dataTokenParams = z.object({ key: linkKey, dataId: id, type: z.enum(["preview", "video"]) });
+export const templateTokenParams = z.object({ id, type: z.string().min(1).max(40) });

@@ -1,0 +1,61 @@
+import { and, desc, eq, gt, isNull, lt } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+import { linkAccessTokens, linkCodes } from "@/db/schema";
+import { hashToken, newToken } from "../auth/tokens";
+import { assertNotThrottled, clearFailures, recordFailure, type ThrottleScope } from "../auth/throttle";
+import { AppError } from "../errors";
+import { verifyLinkPassword } from "./link-password";
+import { ACCESS_TOKEN_TTL_MS, type LinkType, type ProtectedLink } from "./link-types";
+
+export type LinkSecret = { password?: string | null; code?: string | null };
+
+/** The login throttle, keyed per link: failures count per (link, address) and per address. */
+export const linkThrottle = (linkType: LinkType, linkId: number, ip: string): ThrottleScope => ({ namespace: `link-${linkType}`, subject: String(linkId), ip });
+
+/** A code is stored as a hash bound to its link, so a code of one link is worthless on another. */
+export const hashLinkCode = (linkType: LinkType, linkId: number, code: string) => hashToken(`${linkType}:${linkId}:${code}`);
+
+/**
+ * passcheck: checks the password and/or the SMS code the link asks for and returns an access
+ * token (2 h for a share, 4 h for a drop link), stored hashed. Wrong answers are a 403 and count
+ * as failures of the login throttle keyed per (link, address): past a few, 429 with Retry-After.
+ * Not in a transaction on purpose: a failure must be counted even though the request fails.
+ */
+export async function checkLinkSecret(db: DbOrTx, link: ProtectedLink, secret: LinkSecret, ip: string): Promise<{ access_token: string }> {
+  const scope = linkThrottle(link.linkType, link.linkId, ip);
+  await assertNotThrottled(db, scope);
+  if (link.needsPassword && !secret.password) throw new AppError("invalid_request", "This link needs its password", [{ path: "password", message: "Required" }]);
+  if (link.needsCode && !secret.code) throw new AppError("invalid_request", "This link needs the code sent by SMS", [{ path: "code", message: "Required" }]);
+
+  const passwordOk = !link.needsPassword || (await verifyLinkPassword(link.passwordHash, secret.password!));
+  const codeId = link.needsCode ? await findCode(db, link, secret.code!) : null;
+  if (!passwordOk || (link.needsCode && codeId === null)) {
+    await recordFailure(db, scope);
+    throw new AppError("forbidden", link.needsCode && !link.needsPassword ? "Wrong or expired code" : "Wrong password or code");
+  }
+  await clearFailures(db, scope);
+  if (codeId !== null) await db.update(linkCodes).set({ usedAt: new Date() }).where(eq(linkCodes.id, codeId));
+
+  const token = newToken();
+  const now = new Date();
+  // The link's expired tokens go on the way, so the table never grows without bound.
+  await db.delete(linkAccessTokens).where(and(eq(linkAccessTokens.linkType, link.linkType), eq(linkAccessTokens.linkId, link.linkId), lt(linkAccessTokens.expiresAt, now)));
+  await db.insert(linkAccessTokens).values({
+    tokenHash: hashToken(token),
+    linkType: link.linkType,
+    linkId: link.linkId,
+    expiresAt: new Date(now.getTime() + ACCESS_TOKEN_TTL_MS[link.linkType]),
+  });
+  return { access_token: token };
+}
+
+/** The newest unused, unexpired code of the link, if `code` is it. */
+async function findCode(db: DbOrTx, link: ProtectedLink, code: string): Promise<number | null> {
+  const [row] = await db
+    .select({ id: linkCodes.id, codeHash: linkCodes.codeHash })
+    .from(linkCodes)
+    .where(and(eq(linkCodes.linkType, link.linkType), eq(linkCodes.linkId, link.linkId), isNull(linkCodes.usedAt), gt(linkCodes.expiresAt, new Date())))
+    .orderBy(desc(linkCodes.id))
+    .limit(1);
+  return row && row.codeHash === hashLinkCode(link.linkType, link.linkId, code.trim()) ? row.id : null;
+}

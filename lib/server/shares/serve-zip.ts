@@ -1,0 +1,92 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { pipeline } from "node:stream/promises";
+import { ZipFile } from "yazl";
+import { getDb } from "@/db";
+import { shareKeyParams } from "@/lib/contracts/shares";
+import { getBlobStore } from "@/lib/storage";
+import { attachmentDisposition } from "../downloads/content-disposition";
+import { sendError, toWebRequest } from "../downloads/serve-download";
+import { AppError } from "../errors";
+import { parseEnvironment } from "../events/record-event";
+import { requestInfo } from "../http/route";
+import { appUrl } from "../mail/app-url";
+import { openShare } from "./public-share";
+import { recordShareAccess } from "./record-access";
+import { queueDownloadReceipt } from "./receipt-mail";
+import { wantsReceipt } from "./share-flags";
+import { assertShareAllows } from "./share-tokens";
+import { claimDownload, releaseDownload } from "./single-download";
+import { isCompressedAlready, listZipEntries } from "./zip-entries";
+
+/**
+ * GET /api/zip/share/(key): the whole share as one zip, streamed as it is built (yazl) with no
+ * temporary copy: each file's blob is opened only when its turn comes, and the response's
+ * backpressure paces the reads. The size is unknown beforehand, so the answer is chunked.
+ * Preview-only links never get it (403); a single-download link is claimed by it like by a
+ * download, and released if the transfer breaks.
+ */
+export async function serveShareZip(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const method = req.method ?? "GET";
+  let claim: Date | null = null;
+  let shareId = 0;
+  const db = await getDb();
+  try {
+    if (method !== "GET" && method !== "HEAD") {
+      throw new AppError("method_not_allowed", `Method ${method} is not allowed here`, undefined, { Allow: "GET, HEAD" });
+    }
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const request = toWebRequest(req, url);
+    const rawKey = /\/zip\/share\/([^/]+)\/?$/.exec(url.pathname)?.[1];
+    const { key } = shareKeyParams.parse({ key: rawKey === undefined ? undefined : decodeURIComponent(rawKey) });
+    const share = await openShare(db, key, request);
+    shareId = share.id;
+    await assertShareAllows(db, share, "download");
+    const entries = await listZipEntries(db, share);
+    const name = `${(share.name || "share").replace(/[/\\]/g, "_")}.zip`;
+    const headers = { "Content-Type": "application/zip", "Content-Disposition": attachmentDisposition(name), "Cache-Control": "private, no-store, no-transform", "X-Content-Type-Options": "nosniff" };
+    if (method === "HEAD") {
+      res.writeHead(200, headers);
+      res.end();
+      return;
+    }
+    claim = await claimDownload(db, share);
+    const zip = new ZipFile();
+    // A blob that fails to open or read mid-way ends the transfer (not the process).
+    zip.on("error", (error: Error) => (zip.outputStream as NodeJS.ReadableStream & { destroy(e: Error): void }).destroy(error));
+    const store = getBlobStore();
+    for (const entry of entries) {
+      if (entry.kind === "folder") {
+        zip.addEmptyDirectory(entry.path, { mtime: entry.mtime });
+      } else if (!entry.blobId || entry.size === 0) {
+        zip.addBuffer(Buffer.alloc(0), entry.path, { mtime: entry.mtime });
+      } else {
+        const blobId = entry.blobId;
+        zip.addReadStreamLazy(entry.path, { size: entry.size, mtime: entry.mtime, compress: !isCompressedAlready(entry.mime) }, (cb) => {
+          store.read(blobId).then((stream) => cb(null, stream), (error) => cb(error, undefined as never));
+        });
+      }
+    }
+    zip.end();
+    res.writeHead(200, headers);
+    const complete = await pipeline(zip.outputStream, res).then(
+      () => true,
+      () => false,
+    );
+    if (!complete) {
+      await releaseDownload(db, share.id, claim);
+      return;
+    }
+    claim = null;
+    try {
+      const info = requestInfo(request);
+      if (wantsReceipt(share)) await queueDownloadReceipt(db, share, name, parseEnvironment(info.userAgent)?.browser ?? "", appUrl(request));
+      await recordShareAccess(db, share, info, { kind: "zip" });
+    } catch (error) {
+      // The zip went out whole: a failure to record it must not take the download back.
+      console.error("[coffre] recording a zip download failed:", error);
+    }
+  } catch (error) {
+    if (claim) await releaseDownload(db, shareId, claim).catch(() => {});
+    await sendError(res, method, error);
+  }
+}
