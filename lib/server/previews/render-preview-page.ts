@@ -4,6 +4,7 @@ import { readUtf8Beginning } from "../texts/read-utf8";
 import { createFileToken } from "../tokens/create-file-token";
 import { contentKind, type ContentKind } from "./formats";
 import { getPreviewAccessOrThrow } from "./preview-access";
+import { renditionPages } from "./serve-rendition";
 
 /** A text preview shows the beginning of the file only. */
 export const TEXT_PREVIEW_BYTES = 256 * 1024;
@@ -21,7 +22,9 @@ main{height:100%;display:flex;align-items:center;justify-content:center}
 img,video{max-width:100%;max-height:100%;object-fit:contain}
 iframe{border:0;width:100%;height:100%;background:#fff}
 pre{box-sizing:border-box;margin:0;padding:16px;width:100%;height:100%;overflow:auto;background:#fff;white-space:pre-wrap;word-break:break-word;font:13px ui-monospace,monospace}
-p{text-align:center}a{color:#1d4ed8}`;
+p{text-align:center}a{color:#1d4ed8}
+.pages{height:100%;width:100%;overflow:auto;display:flex;flex-direction:column;align-items:center;gap:12px;padding:12px;box-sizing:border-box}
+.page{max-width:100%;max-height:none;background:#fff;box-shadow:0 1px 4px rgba(0,0,0,.2)}`;
 
 /**
  * GET /preview/(fileId): an HTML page for an iframe showing one version (read right; by session
@@ -33,12 +36,13 @@ export async function renderPreviewPage(ctx: Ctx, versionId: number, token: stri
   const { file, version } = access;
   const kind = contentKind(version.mime, file.name);
   // The elements of the page load the content with a preview token, the caller's or a new one.
-  const needsContentUrl = kind !== "text" && kind !== "office" && kind !== "other";
+  const needsContentUrl = kind !== "text" && kind !== "office" && kind !== "other" && (access.originals || kind === "image" || kind === "pdf");
   const contentToken = needsContentUrl ? (access.token ?? (await createFileToken({ ...ctx, actor: ctx.actor! }, version.id, "preview")).token) : null;
   const contentUrl = contentToken ? `/api/preview/${version.id}/content?token=${encodeURIComponent(contentToken)}` : "";
-  const body = await bodyFor(kind, { name: file.name, versionId: version.id, contentUrl, blobId: version.blobId, size: version.size });
+  const shown = { name: file.name, versionId: version.id, contentUrl, blobId: version.blobId, size: version.size };
+  const body = access.originals ? await bodyFor(kind, shown) : await renditionBodyFor(kind, shown, await renditionPages(ctx.db, version.id));
 
-  await recordEvent(ctx.db, ctx.request, { targetType: "file", targetId: file.id, versionId: version.id, type: FILE_EVENT.preview, actorId: access.actorId });
+  if (!access.counted) await recordEvent(ctx.db, ctx.request, { targetType: "file", targetId: file.id, versionId: version.id, type: FILE_EVENT.preview, actorId: access.actorId });
   const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><title>${escapeHtml(file.name)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
   return new Response(html, {
     headers: {
@@ -73,6 +77,19 @@ async function bodyFor(kind: ContentKind, shown: Shown): Promise<string> {
     default:
       return `<p>${name}<br><a href="/api/file/${shown.versionId}/download" download>Download</a></p>`;
   }
+}
+
+/** A preview-only link: images and PDF pages as renditions, text as text, nothing else. */
+async function renditionBodyFor(kind: ContentKind, shown: Shown, pages: number): Promise<string> {
+  const name = escapeHtml(shown.name);
+  const src = escapeHtml(shown.contentUrl);
+  if (kind === "image") return `<img src="${src}" alt="${name}">`;
+  if (kind === "pdf") {
+    const images = Array.from({ length: pages }, (_, i) => `<img class="page" src="${src}&amp;page=${i + 1}" alt="${name}, page ${i + 1}" loading="lazy">`);
+    return `<div class="pages">${images.join("")}</div>`;
+  }
+  if (kind === "text") return bodyFor(kind, shown);
+  return `<p>${name}<br>No preview of this format.</p>`;
 }
 
 export function escapeHtml(text: string): string {

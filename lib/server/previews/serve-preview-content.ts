@@ -6,6 +6,12 @@ import { attachmentDisposition } from "../downloads/content-disposition";
 import { parseRange } from "../downloads/range";
 import { contentKind } from "./formats";
 import { getPreviewAccessOrThrow } from "./preview-access";
+import { serveRendition } from "./serve-rendition";
+
+const pageOf = (req: Request) => {
+  const page = Number(new URL(req.url).searchParams.get("page") ?? 1);
+  return Number.isInteger(page) && page >= 1 ? page : 1;
+};
 
 /**
  * Nothing of a file runs with our origin: its own page gets a sandbox (no script, no same-origin
@@ -16,11 +22,13 @@ const SANDBOX_CSP = "sandbox; default-src 'none'; img-src 'self' data:; media-sr
 
 /**
  * GET /preview/(fileId)/content?token=: the bytes the preview page shows (image, PDF, media,
- * sandboxed HTML), inline, with byte ranges for media seeking. A preview token only, as the
+ * sandboxed HTML), inline, with byte ranges for media seeking; for a preview-only link, a
+ * rendition instead (`page` picks a PDF page). A preview token only, as the
  * elements of the page cannot send an Authorization header; the preview event is the page's.
  */
 export async function servePreviewContent(ctx: Ctx, versionId: number, token: string, req: Request): Promise<Response> {
-  const { file, version } = await getPreviewAccessOrThrow(ctx, versionId, token);
+  const { file, version, originals } = await getPreviewAccessOrThrow(ctx, versionId, token);
+  if (!originals) return serveRendition(file, version, pageOf(req));
   if (!version.blobId) throw new AppError("not_found", "The content of this file is missing");
   const size = version.size;
   const range = parseRange(req.headers.get("range"), size);
