@@ -55,6 +55,8 @@ export const fileVersions = pgTable(
     index("file_versions_creator_id_idx").on(t.creatorId),
     index("file_versions_md5_idx").on(t.fileId, t.md5),
     index("file_versions_created_at_idx").on(t.createdAt),
+    // Copies and clones share blobs: the collector and the reuse of derivatives look versions up by blob.
+    index("file_versions_blob_id_idx").on(t.blobId),
   ],
 );
 
@@ -79,6 +81,8 @@ export const fileTokens = pgTable("file_tokens", {
   versionId: integer("version_id").notNull().references(() => fileVersions.id, { onDelete: "cascade" }),
   userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
   shareId: integer("share_id").references(() => shares.id, { onDelete: "cascade" }),
+  /** The email-share recipient whose personal address asked for it, so their download counts for them. */
+  recipientId: integer("recipient_id"),
   type: text("type").notNull(),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
 });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "./users";
 
 export const groups = pgTable(
@@ -19,7 +19,8 @@ export const groupMembers = pgTable(
     groupId: integer("group_id").notNull().references(() => groups.id, { onDelete: "cascade" }),
     userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
   },
-  (t) => [primaryKey({ name: "group_members_pk", columns: [t.groupId, t.userId] })],
+  // A user's groups are looked up on every request (connection options) and by the rights resolver.
+  (t) => [primaryKey({ name: "group_members_pk", columns: [t.groupId, t.userId] }), index("group_members_user_id_idx").on(t.userId)],
 );
 
 // Managers (role 4) administer the users of the groups they manage (the contract's manager_of).

@@ -17,11 +17,19 @@ export const linkAccess = {
   clear: (kind: LinkKind, key: string) => sessionStorage.removeItem(storageKey(kind, key)),
 };
 
-/** A public API path with the link's access token, when there is one (api.md: the `access_token` parameter). */
+/**
+ * A public API path with the link's access token, when there is one (api.md: the `access_token`
+ * parameter), and for a share opened from a personal address of an email share, its `r`, so the
+ * owner's statistics credit that recipient.
+ */
 export function withAccess(path: string, kind: LinkKind, key: string): string {
+  const params = new URLSearchParams();
   const token = linkAccess.get(kind, key);
-  if (!token) return path;
-  return `${path}${path.includes("?") ? "&" : "?"}access_token=${encodeURIComponent(token)}`;
+  if (token) params.set("access_token", token);
+  const recipient = kind === "share" && typeof window !== "undefined" ? new URLSearchParams(window.location.search).get("r") : null;
+  if (recipient) params.set("r", recipient);
+  const query = params.toString();
+  return query ? `${path}${path.includes("?") ? "&" : "?"}${query}` : path;
 }
 
 const base = (kind: LinkKind, key: string) => `/api/${kind}/key/${encodeURIComponent(key)}`;

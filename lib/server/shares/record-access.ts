@@ -3,6 +3,7 @@ import type { DbOrTx } from "@/db";
 import { shareAccesses, type ShareRow } from "@/db/schema";
 import type { RequestInfo } from "../context";
 import { FILE_EVENT, parseEnvironment, recordEvent } from "../events/record-event";
+import { findVisitRecipient } from "../share-emails/visit-recipient";
 
 export type AccessKind = "visit" | "preview" | "download" | "zip";
 
@@ -11,10 +12,18 @@ export const visitorOf = (request: RequestInfo) => createHash("sha256").update(`
 
 /**
  * Records one use of a link for its owner's activity view; a preview or a file download is also
- * a file timeline event (4, 3) with no actor, as the visitor has no account.
+ * a file timeline event (4, 3) with no actor, as the visitor has no account. A visit through an
+ * email share's personal address (`r`) counts for that recipient.
  */
-export async function recordShareAccess(db: DbOrTx, share: Pick<ShareRow, "id">, request: RequestInfo, access: { kind: AccessKind; fileId?: number; versionId?: number; timeline?: boolean }) {
+export async function recordShareAccess(
+  db: DbOrTx,
+  share: Pick<ShareRow, "id">,
+  request: RequestInfo,
+  access: { kind: AccessKind; fileId?: number; versionId?: number; timeline?: boolean; recipientKey?: string | null; recipientId?: number | null },
+) {
+  const recipientId = access.recipientId ?? (access.recipientKey ? await findVisitRecipient(db, share.id, access.recipientKey) : null);
   await db.insert(shareAccesses).values({
+    recipientId,
     shareId: share.id,
     kind: access.kind,
     fileId: access.fileId ?? null,

@@ -11,6 +11,7 @@ import { parseEnvironment } from "../events/record-event";
 import { requestInfo } from "../http/route";
 import { appUrl } from "../mail/app-url";
 import { openShare } from "./public-share";
+import { recipientKeyOf } from "../share-emails/visit-recipient";
 import { recordShareAccess } from "./record-access";
 import { queueDownloadReceipt } from "./receipt-mail";
 import { wantsReceipt } from "./share-flags";
@@ -80,7 +81,7 @@ export async function serveShareZip(req: IncomingMessage, res: ServerResponse): 
     try {
       const info = requestInfo(request);
       if (wantsReceipt(share)) await queueDownloadReceipt(db, share, name, parseEnvironment(info.userAgent)?.browser ?? "", appUrl(request));
-      await recordShareAccess(db, share, info, { kind: "zip" });
+      await recordShareAccess(db, share, info, { kind: "zip", recipientKey: recipientKeyOf(request) });
     } catch (error) {
       // The zip went out whole: a failure to record it must not take the download back.
       console.error("[coffre] recording a zip download failed:", error);

@@ -16,7 +16,7 @@ import { claimDownload, releaseDownload } from "./single-download";
 export async function prepareShareDownload(db: DbOrTx, token: string, http: DownloadRequest, base: string): Promise<PreparedDownload | null> {
   const redeemed = await redeemShareToken(db, token, "download");
   if (!redeemed) return null;
-  const { share, file, version } = redeemed;
+  const { share, file, version, recipientId } = redeemed;
   const single = isSingleDownload(share);
   const isGet = http.method === "GET";
   const claim = isGet ? await claimDownload(db, share) : null;
@@ -34,7 +34,7 @@ export async function prepareShareDownload(db: DbOrTx, token: string, http: Down
       if (!complete) return releaseDownload(db, share.id, claim);
       if (!isGet || !fromStart) return;
       if (wantsReceipt(share)) await queueDownloadReceipt(db, share, file.name, parseEnvironment(http.info.userAgent)?.browser ?? "", base);
-      await recordShareAccess(db, share, http.info, { kind: "download", fileId: file.id, versionId: version.id });
+      await recordShareAccess(db, share, http.info, { kind: "download", fileId: file.id, versionId: version.id, recipientId });
     },
   };
 }

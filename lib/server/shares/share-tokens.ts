@@ -8,6 +8,7 @@ import { AppError } from "../errors";
 import { FILE_TOKEN_TTL_MS } from "../tokens/create-file-token";
 import { assertUsable } from "./load-share";
 import { openShare } from "./public-share";
+import { findVisitRecipient, recipientKeyOf } from "../share-emails/visit-recipient";
 import { recordShareAccess } from "./record-access";
 import { shareCans } from "./share-flags";
 import { getSharedFileOrThrow, loadRootItems } from "./share-items";
@@ -34,10 +35,11 @@ export async function createShareToken(ctx: Ctx, key: string, req: Request, ref:
   await assertShareAllows(ctx.db, share, type);
   const { file, version } = await findFile(ctx.db, share, ref);
   const token = newToken();
+  const recipientId = await findVisitRecipient(ctx.db, share.id, recipientKeyOf(req));
   await ctx.db.transaction(async (tx) => {
     await tx.delete(fileTokens).where(and(eq(fileTokens.shareId, share.id), lt(fileTokens.expiresAt, new Date())));
-    await tx.insert(fileTokens).values({ tokenHash: hashToken(token), versionId: version.id, shareId: share.id, type, expiresAt: new Date(Date.now() + FILE_TOKEN_TTL_MS) });
-    if (type === "preview") await recordShareAccess(tx, share, ctx.request, { kind: "preview", fileId: file.id, versionId: version.id, timeline: true });
+    await tx.insert(fileTokens).values({ tokenHash: hashToken(token), versionId: version.id, shareId: share.id, recipientId, type, expiresAt: new Date(Date.now() + FILE_TOKEN_TTL_MS) });
+    if (type === "preview") await recordShareAccess(tx, share, ctx.request, { kind: "preview", fileId: file.id, versionId: version.id, timeline: true, recipientId });
   });
   return { token };
 }
@@ -51,7 +53,7 @@ async function findFile(db: DbOrTx, share: ShareRow, ref: ShareFileRef) {
   return roots.files[0];
 }
 
-export type RedeemedShareToken = { share: ShareRow; file: FileRow; version: FileVersion; folder: Folder };
+export type RedeemedShareToken = { share: ShareRow; file: FileRow; version: FileVersion; folder: Folder; recipientId: number | null };
 
 /**
  * A share's file token, or null when the token is not one (user tokens are redeemed by
@@ -67,5 +69,5 @@ export async function redeemShareToken(db: DbOrTx, token: string, type: ShareTok
   assertUsable(share);
   await assertShareAllows(db, share, type);
   const found = await getSharedFileOrThrow(db, share, { versionId: row.versionId });
-  return { share, ...found };
+  return { share, ...found, recipientId: row.recipientId };
 }

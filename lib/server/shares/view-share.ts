@@ -5,6 +5,7 @@ import { iso } from "../http/envelope";
 import { isUnlocked } from "../links/link-access";
 import { loadOwnerNames } from "../users/owner-names";
 import { getPublicShareOrThrow, protectionOf } from "./load-share";
+import { recipientKeyOf } from "../share-emails/visit-recipient";
 import { recordShareAccess } from "./record-access";
 import { needsCode, needsPassword, shareCans } from "./share-flags";
 import { loadRootItems, presentShareItems } from "./share-items";
@@ -30,6 +31,6 @@ export async function viewShare(ctx: Ctx, key: string, req: Request): Promise<z.
     ...shareCans(share.flags),
   };
   if (!unlocked) return view;
-  await recordShareAccess(ctx.db, share, ctx.request, { kind: "visit" });
+  await recordShareAccess(ctx.db, share, ctx.request, { kind: "visit", recipientKey: recipientKeyOf(req) });
   return { ...view, roots: await presentShareItems(ctx.db, share, await loadRootItems(ctx.db, share), true) };
 }

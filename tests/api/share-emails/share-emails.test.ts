@@ -3,11 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as oneRoute from "@/app/api/share/email/[shareEmailId]/route";
 import * as createRoute from "@/app/api/share/email/route";
 import * as listRoute from "@/app/api/shares/emails/route";
+import * as keyRoute from "@/app/api/share/key/[key]/route";
+import * as guidTokenRoute from "@/app/api/token/share/[guid]/[type]/[key]/route";
 import { getDb } from "@/db";
 import { shareAccesses, shareEmailRecipients, shareRoots, shares } from "@/db/schema";
 import { shareEmailResponse } from "@/lib/contracts/share-emails";
 import { newLinkKey } from "@/lib/server/links/link-key";
 import { findVisitRecipient } from "@/lib/server/share-emails/visit-recipient";
+import { redeemShareToken } from "@/lib/server/shares/share-tokens";
 import { createAdmin, latestLog, unique, type TestUser } from "../../helpers/factories";
 import { createFileScene, OPEN_TIMEOUT, openDatabase } from "../../helpers/file-ops-factories";
 import { call, expectError } from "../../helpers/http";
@@ -43,9 +46,9 @@ async function shareOf(owner: TestUser, folderId: number, values: Partial<typeof
 }
 
 async function scene() {
-  const { owner, other, folder } = await createFileScene();
+  const { owner, other, folder, file } = await createFileScene();
   const share = await shareOf(owner, folder.id);
-  return { owner, other, folder, share };
+  return { owner, other, folder, file, share };
 }
 
 async function send(owner: TestUser, shareId: number, recipients: string[]) {
@@ -92,6 +95,26 @@ describe("POST /share/email", () => {
     expect(withStats.recipients.find((r) => r.email === alice)).toMatchObject({ visits: 1, previews: 1, downloads: 2, last_visit: "2030-01-02T03:04:05.000Z" });
     expect(withStats.recipients.find((r) => r.email === bob)).toMatchObject({ visits: 0, previews: 0, downloads: 0, last_visit: null });
     expect(withStats.stats).toEqual({ nb_download: 2, nb_preview: 1 });
+  });
+
+  it("credits visits, previews and downloads through the public routes to the recipient of `r`", async () => {
+    const { owner, share, file } = await scene();
+    const sent = await send(owner, share.id, [address()]);
+    const db = await getDb();
+    const [row] = await db.select().from(shareEmailRecipients).where(eq(shareEmailRecipients.shareEmailId, sent.id));
+    const query = { r: row.key };
+    expect((await call(keyRoute.GET, { params: { key: share.key }, query })).status).toBe(200);
+    const preview = await call(guidTokenRoute.POST, { method: "POST", params: { key: share.key, guid: file.guid, type: "preview" }, query });
+    expect(preview.status, preview.text).toBe(200);
+    const download = await call(guidTokenRoute.POST, { method: "POST", params: { key: share.key, guid: file.guid, type: "download" }, query });
+    expect(download.status, download.text).toBe(200);
+    // The download itself is counted when its last byte has gone out (tests/api/shares); its token carries the recipient.
+    expect((await redeemShareToken(db, download.body.token, "download"))?.recipientId).toBe(row.id);
+    const stats = shareEmailResponse.parse((await read(owner.token, sent.id)).body);
+    expect(stats.recipients[0]).toMatchObject({ visits: 1, previews: 1 });
+    // Without `r`, nothing is credited to anyone.
+    await call(keyRoute.GET, { params: { key: share.key } });
+    expect(shareEmailResponse.parse((await read(owner.token, sent.id)).body).recipients[0]).toMatchObject({ visits: 1 });
   });
 
   it("credits a recipient key only to its own share", async () => {
