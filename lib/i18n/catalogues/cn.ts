@@ -160,4 +160,10 @@ export const cn: Partial<Messages> = {
   "trash.empty": "清空回收站",
   "trash.isEmpty": "回收站是空的。",
   "recent.title": "最近",
+  "meta.invite": "邀请",
+  "signIn.invited": "您的账户已就绪，请使用新的登录名和密码登录。",
+  "meta.share": "与您共享",
+  "meta.drop": "发送文件",
+  "meta.links": "我的链接",
+  "nav.links": "我的链接",
 };

@@ -160,4 +160,10 @@ export const de: Partial<Messages> = {
   "trash.empty": "Papierkorb leeren",
   "trash.isEmpty": "Der Papierkorb ist leer.",
   "recent.title": "Zuletzt",
+  "meta.invite": "Einladung",
+  "signIn.invited": "Ihr Konto ist bereit. Melden Sie sich mit Ihrem neuen Benutzernamen und Passwort an.",
+  "meta.share": "Mit Ihnen geteilt",
+  "meta.drop": "Dateien senden",
+  "meta.links": "Meine Links",
+  "nav.links": "Meine Links",
 };

@@ -160,4 +160,10 @@ export const es: Partial<Messages> = {
   "trash.empty": "Vaciar la papelera",
   "trash.isEmpty": "La papelera está vacía.",
   "recent.title": "Recientes",
+  "meta.invite": "Invitación",
+  "signIn.invited": "Su cuenta está lista. Inicie sesión con su nuevo usuario y contraseña.",
+  "meta.share": "Compartido con usted",
+  "meta.drop": "Enviar archivos",
+  "meta.links": "Mis enlaces",
+  "nav.links": "Mis enlaces",
 };

@@ -160,4 +160,10 @@ export const it: Partial<Messages> = {
   "trash.empty": "Svuota il cestino",
   "trash.isEmpty": "Il cestino è vuoto.",
   "recent.title": "Recenti",
+  "meta.invite": "Invito",
+  "signIn.invited": "Il tuo account è pronto. Accedi con il nuovo nome utente e la password.",
+  "meta.share": "Condiviso con te",
+  "meta.drop": "Invia file",
+  "meta.links": "I miei link",
+  "nav.links": "I miei link",
 };

@@ -160,4 +160,10 @@ export const pt: Partial<Messages> = {
   "trash.empty": "Esvaziar a lixeira",
   "trash.isEmpty": "A lixeira está vazia.",
   "recent.title": "Recentes",
+  "meta.invite": "Convite",
+  "signIn.invited": "A sua conta está pronta. Entre com o seu novo utilizador e palavra-passe.",
+  "meta.share": "Partilhado consigo",
+  "meta.drop": "Enviar ficheiros",
+  "meta.links": "As minhas ligações",
+  "nav.links": "As minhas ligações",
 };
