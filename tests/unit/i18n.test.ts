@@ -39,7 +39,6 @@ describe("interface language", () => {
 
 describe("catalogues", () => {
   const keys = Object.keys(en);
-  const main = keys.filter((k) => /^(signIn|shell|nav|account|password|common|error|meta)\./.test(k));
 
   it("French is complete", () => {
     expect(Object.keys(fr).sort()).toEqual([...keys].sort());
@@ -52,9 +51,10 @@ describe("catalogues", () => {
     ["cn", cn],
     ["de", de],
     ["it", italian],
-  ])("%s covers sign-in, shell and account, with no unknown keys and the same placeholders", (_, catalogue) => {
-    for (const key of main) expect(catalogue, key).toHaveProperty([key]);
+  ])("%s is complete, with no unknown keys and the same placeholders", (_, catalogue) => {
+    expect(Object.keys(catalogue).sort()).toEqual([...keys].sort());
     for (const [key, text] of Object.entries(catalogue)) {
+      expect(text!.trim(), key).not.toBe("");
       expect(keys, key).toContain(key);
       const placeholders = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
       expect(placeholders(text!), key).toEqual(placeholders(en[key as keyof typeof en]));
