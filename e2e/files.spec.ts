@@ -137,7 +137,7 @@ test("a deleted file is restored from the trash page, and the trash is emptied",
   await expect(page).toHaveURL("/trash");
   const kept = page.getByRole("listitem").filter({ hasText: "keep-me.txt" });
   await expect(kept).toContainText(folder.name);
-  await kept.getByRole("button", { name: "Restore keep-me.txt" }).click();
+  await kept.getByRole("button", { name: "Restore keep-me.txt", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: "“keep-me.txt” was restored" })).toBeVisible();
   await expect(kept).toHaveCount(0);
   await screenshot(page, "trash-restored");

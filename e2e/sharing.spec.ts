@@ -32,7 +32,7 @@ test("a password-protected share is opened without an account: a PDF is previewe
   await expect(visitor.getByText("This link is protected.")).toBeVisible();
   await visitor.getByLabel("Password").fill("not-the-one");
   await visitor.getByRole("button", { name: "Open" }).click();
-  await expect(visitor.getByRole("alert")).toHaveText("This password is not the right one.");
+  await expect(visitor.getByRole("main").getByRole("alert")).toHaveText("This password is not the right one.");
   await screenshot(visitor, "share-password");
   await visitor.getByLabel("Password").fill("board-2026");
   await visitor.getByRole("button", { name: "Open" }).click();
@@ -54,10 +54,10 @@ test("a password-protected share is opened without an account: a PDF is previewe
 
 test("an unknown link says so in plain words", async ({ page }) => {
   await page.goto("/s/no-such-link-key");
-  await expect(page.getByRole("alert")).toHaveText(/does not exist/);
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText(/does not exist/);
   await screenshot(page, "share-unknown");
   await page.goto("/d/no-such-drop-key");
-  await expect(page.getByRole("alert")).toHaveText(/does not exist/);
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText(/does not exist/);
 });
 
 test("two files are dropped through a drop link, and the owner receives the receipts", async ({ page, browser, request }) => {

@@ -94,11 +94,15 @@ export function FileBrowser({ location }: { location: Location }) {
   const targetId = folder && folder.id > 0 ? folder.id : undefined;
   const canWrite = Boolean(folder?.can_write && targetId);
   const existingNames = useMemo(() => new Set(loaded.filter((i) => i.kind === "file").map((i) => i.name)), [loaded]);
+  // Never `disabled`: react-dropzone would mark the whole browser aria-disabled. A drop where the
+  // caller may not add files is refused in words instead.
   const dropzone = useDropzone({
-    onDrop: (files) => targetId && enqueueUploads(files, targetId, existingNames),
+    onDrop: (files) => {
+      if (canWrite && targetId) enqueueUploads(files, targetId, existingNames);
+      else if (folder && files.length > 0) toast({ tone: "error", message: t("files.readOnlyDrop") });
+    },
     noClick: true,
     noKeyboard: true,
-    disabled: !canWrite,
   });
 
   function select(index: number, mode: "only" | "toggle" | "range" | "rangeAdd") {
@@ -255,21 +259,10 @@ export function FileBrowser({ location }: { location: Location }) {
         </div>
       )}
 
+      {/* One line whatever is selected: the selection's actions take the place of the creation buttons,
+          so the list never moves between the two clicks of a double click. */}
       <div role="toolbar" aria-label={t("files.toolbar")} className={styles.toolbar}>
-        {canWrite && !isSearching && (
-          <>
-            <Button size="small" onClick={() => setDialog({ type: "new" })}>
-              {t("files.newFolder")}
-            </Button>
-            <Button size="small" variant="secondary" onClick={dropzone.open}>
-              {t("files.upload")}
-            </Button>
-            <Button size="small" variant="secondary" onClick={() => folderInput.current?.click()}>
-              {t("files.uploadFolder")}
-            </Button>
-          </>
-        )}
-        {toolbarActions.length > 0 && (
+        {toolbarActions.length > 0 ? (
           <div className={styles.selectionActions}>
             <span className={styles.count}>{t("files.selected", { count: selectedItems.length })}</span>
             {toolbarActions.map((action) => (
@@ -278,6 +271,21 @@ export function FileBrowser({ location }: { location: Location }) {
               </Button>
             ))}
           </div>
+        ) : (
+          canWrite &&
+          !isSearching && (
+            <>
+              <Button size="small" onClick={() => setDialog({ type: "new" })}>
+                {t("files.newFolder")}
+              </Button>
+              <Button size="small" variant="secondary" onClick={dropzone.open}>
+                {t("files.upload")}
+              </Button>
+              <Button size="small" variant="secondary" onClick={() => folderInput.current?.click()}>
+                {t("files.uploadFolder")}
+              </Button>
+            </>
+          )
         )}
       </div>
 
@@ -285,7 +293,7 @@ export function FileBrowser({ location }: { location: Location }) {
       {isSearching && <h2 className={styles.subtitle}>{resultsTitle}</h2>}
       <div className={detailsItem ? styles.withDetails : undefined}>
       <div ref={grid} className={styles.listArea}>
-        {dropzone.isDragActive && <div className={styles.dropOverlay}>{t("files.dropHere", { name: title })}</div>}
+        {dropzone.isDragActive && canWrite && <div className={styles.dropOverlay}>{t("files.dropHere", { name: title })}</div>}
         <ListState location={location} content={content} results={results} isSearching={isSearching} query={query} canWrite={canWrite} count={items.length} />
         {items.length > 0 && (
           <FileList

@@ -38,7 +38,8 @@ export function formatDay(iso: string | null | undefined, locale?: string): stri
   return date.toLocaleDateString(locale, isThisYear ? { month: "short", day: "numeric" } : { dateStyle: "medium" });
 }
 
-export const itemKey = (item: Pick<Item, "kind" | "id">) => `${item.kind}:${item.id}`;
+/** A row's identity: a file by its GUID, which outlives its versions (its `id` is the current version's). */
+export const itemKey = (item: Item) => (item.kind === "file" ? `file:${item.guid}` : `folder:${item.id}`);
 
 /** A failed file operation in plain words. */
 export function describeFileError(error: unknown, t: Translate): string {

@@ -1,12 +1,13 @@
 import { createReadStream } from "node:fs";
-import { createRequire } from "node:module";
+import path from "node:path";
 import { Readable } from "node:stream";
 
 export const runtime = "nodejs";
 
 // pdf.js renders PDFs in a module worker; it is served from the installed pdfjs-dist so the
-// viewer and its worker can never be of different versions.
-const workerPath = createRequire(import.meta.url).resolve("pdfjs-dist/build/pdf.worker.min.mjs");
+// viewer and its worker can never be of different versions. The path is built at run time: a
+// require.resolve here would be rewritten by the bundler into a module id.
+const workerPath = path.join(process.cwd(), "node_modules", "pdfjs-dist", "build", "pdf.worker.min.mjs");
 
 export function GET() {
   const body = Readable.toWeb(createReadStream(workerPath)) as ReadableStream;

@@ -213,6 +213,7 @@ export const cn: Partial<Messages> = {
   "files.notFound": "此文件夹不存在，或您无权打开。",
   "files.backToMyFiles": "前往“我的文件”",
   "files.dropHere": "拖放到此处以上传到 {name}",
+  "files.readOnlyDrop": "您不能在此添加文件。",
   "files.searchResults": "“{query}”的搜索结果",
   "files.searchEmpty": "没有名称包含“{query}”的文件或文件夹。",
   "files.searchClear": "清除搜索",

@@ -213,6 +213,7 @@ export const de: Partial<Messages> = {
   "files.notFound": "Diesen Ordner gibt es nicht, oder Sie dürfen ihn nicht öffnen.",
   "files.backToMyFiles": "Zu „Meine Dateien“",
   "files.dropHere": "Ablegen, um in {name} hochzuladen",
+  "files.readOnlyDrop": "Sie können hier keine Dateien hinzufügen.",
   "files.searchResults": "Ergebnisse für „{query}“",
   "files.searchEmpty": "Kein Datei- oder Ordnername enthält „{query}“.",
   "files.searchClear": "Suche zurücksetzen",

@@ -199,6 +199,7 @@ export const en = {
   "files.notFound": "This folder does not exist, or you may not open it.",
   "files.backToMyFiles": "Go to My files",
   "files.dropHere": "Drop to upload into {name}",
+  "files.readOnlyDrop": "You cannot add files here.",
   "files.search": "Search by name",
   "files.searchResults": "Results for “{query}”",
   "files.searchEmpty": "No file or folder name contains “{query}”.",

@@ -213,6 +213,7 @@ export const es: Partial<Messages> = {
   "files.notFound": "Esta carpeta no existe o no tiene permiso para abrirla.",
   "files.backToMyFiles": "Ir a «Mis archivos»",
   "files.dropHere": "Suelte para subir a {name}",
+  "files.readOnlyDrop": "No puede añadir archivos aquí.",
   "files.searchResults": "Resultados de «{query}»",
   "files.searchEmpty": "Ningún nombre de archivo o carpeta contiene «{query}».",
   "files.searchClear": "Borrar la búsqueda",

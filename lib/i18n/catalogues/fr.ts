@@ -199,6 +199,7 @@ export const fr: Messages = {
   "files.notFound": "Ce dossier n’existe pas, ou vous ne pouvez pas l’ouvrir.",
   "files.backToMyFiles": "Aller à Mes fichiers",
   "files.dropHere": "Déposez pour téléverser dans {name}",
+  "files.readOnlyDrop": "Vous ne pouvez pas ajouter de fichiers ici.",
   "files.search": "Rechercher par nom",
   "files.searchResults": "Résultats pour « {query} »",
   "files.searchEmpty": "Aucun nom de fichier ou de dossier ne contient « {query} ».",

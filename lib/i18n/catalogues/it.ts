@@ -213,6 +213,7 @@ export const it: Partial<Messages> = {
   "files.notFound": "Questa cartella non esiste o non hai il permesso di aprirla.",
   "files.backToMyFiles": "Vai a «I miei file»",
   "files.dropHere": "Rilascia per caricare in {name}",
+  "files.readOnlyDrop": "Non puoi aggiungere file qui.",
   "files.searchResults": "Risultati per «{query}»",
   "files.searchEmpty": "Nessun nome di file o cartella contiene «{query}».",
   "files.searchClear": "Cancella la ricerca",

@@ -213,6 +213,7 @@ export const pt: Partial<Messages> = {
   "files.notFound": "Esta pasta não existe ou não tem permissão para a abrir.",
   "files.backToMyFiles": "Ir para «Os meus ficheiros»",
   "files.dropHere": "Largue para enviar para {name}",
+  "files.readOnlyDrop": "Não pode adicionar ficheiros aqui.",
   "files.searchResults": "Resultados para «{query}»",
   "files.searchEmpty": "Nenhum nome de ficheiro ou pasta contém «{query}».",
   "files.searchClear": "Limpar a pesquisa",
