@@ -40,8 +40,9 @@ test("a password-protected share is opened without an account: a PDF is previewe
   await visitor.getByRole("button", { name: new RegExp(name) }).click();
   await expect(visitor.getByTestId("shared-item")).toHaveCount(2);
   await visitor.getByRole("button", { name: "Preview figures.pdf" }).click();
-  const frame = visitor.frameLocator('[data-testid="share-preview"]');
-  await expect(frame.locator("body")).toBeVisible();
+  const viewer = visitor.getByTestId("share-preview");
+  await expect(viewer.getByTestId("pdf-page")).toHaveText("Page 1 of 1");
+  await expect(viewer.getByTestId("pdf-text")).toContainText("Quarterly figures");
   await screenshot(visitor, "share-preview-pdf", { fullPage: true });
 
   const [zip] = await Promise.all([visitor.waitForEvent("download"), visitor.getByRole("link", { name: "Download everything (zip)" }).click()]);

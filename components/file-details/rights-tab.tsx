@@ -115,6 +115,7 @@ function AddPerson({ folderId, recursive }: { folderId: number; recursive: boole
                     {
                       onSuccess: () => {
                         setText("");
+                        setSearch("");
                         toast({ tone: "info", message: t("details.rightGranted", { name: person.name }) });
                       },
                       onError: (e) => toast({ tone: "error", message: t("files.actionFailed", { reason: describeFileError(e, t) }) }),

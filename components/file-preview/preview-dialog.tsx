@@ -30,7 +30,6 @@ export function PreviewDialog({ file, files, onMove, onClose }: Props) {
   const previous = index > 0 ? files[index - 1] : null;
   const next = index >= 0 && index < files.length - 1 ? files[index + 1] : null;
   const url = `/api/file/${file.id}/download`;
-  const kind = previewKind(file);
 
   useEffect(() => {
     const dialog = ref.current;
@@ -75,20 +74,35 @@ export function PreviewDialog({ file, files, onMove, onClose }: Props) {
           ‹
         </button>
         <div className={styles.content} key={file.id}>
-          {/* A user file of any size and origin: next/image would re-encode it on the server. */}
-          {/* eslint-disable-next-line @next/next/no-img-element */}
-          {kind === "image" && <img className={styles.image} src={url} alt={file.name} />}
-          {kind === "pdf" && <PdfView url={url} name={file.name} />}
-          {kind === "video" && <video className={styles.media} src={url} controls preload="metadata" aria-label={file.name} />}
-          {kind === "audio" && <audio src={url} controls preload="metadata" aria-label={file.name} />}
-          {kind === "text" && <TextView url={url} />}
-          {kind === "none" && <p className={styles.none}>{t("preview.unavailable")}</p>}
+          <PreviewBody file={file} url={url} />
         </div>
         <button type="button" className={styles.arrow} onClick={() => next && onMove(next)} disabled={!next} aria-label={t("preview.next")}>
           ›
         </button>
       </div>
     </dialog>
+  );
+}
+
+/**
+ * What the browser can show of a file at `url` (which must answer Range requests): an image, a PDF
+ * with pdf.js, a player for video and audio, the start of a text; else a plain word that it
+ * cannot be shown. Also used by the public share page.
+ */
+export function PreviewBody({ file, url }: { file: { name: string; mime?: string }; url: string }) {
+  const t = useT();
+  const kind = previewKind(file);
+  return (
+    <>
+      {/* A user file of any size and origin: next/image would re-encode it on the server. */}
+      {/* eslint-disable-next-line @next/next/no-img-element */}
+      {kind === "image" && <img className={styles.image} src={url} alt={file.name} />}
+      {kind === "pdf" && <PdfView url={url} name={file.name} />}
+      {kind === "video" && <video className={styles.media} src={url} controls preload="metadata" aria-label={file.name} />}
+      {kind === "audio" && <audio src={url} controls preload="metadata" aria-label={file.name} />}
+      {kind === "text" && <TextView url={url} />}
+      {kind === "none" && <p className={styles.none}>{t("preview.unavailable")}</p>}
+    </>
   );
 }
 

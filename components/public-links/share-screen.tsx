@@ -10,6 +10,7 @@ import type { ShareContentJson } from "@/lib/contracts/shares";
 import { useT } from "@/lib/i18n/provider";
 import { withAccess } from "@/lib/queries/public-links";
 import { formatBytes } from "../file-browser/format";
+import { PreviewBody } from "../file-preview/preview-dialog";
 import styles from "./public.module.css";
 import { closedLinkMessage, UnlockForm } from "./unlock-form";
 
@@ -43,7 +44,7 @@ export function ShareScreen({ linkKey }: { linkKey: string }) {
     enabled: Boolean(share.data?.unlocked),
     retry: false,
   });
-  const [previewing, setPreviewing] = useState<{ item: ShareContentJson; url: string } | null>(null);
+  const [previewing, setPreviewing] = useState<{ item: ShareContentJson; url: string; originals: boolean } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   if (share.isPending) return <p className={styles.muted}>{t("common.loading")}</p>;
@@ -71,7 +72,10 @@ export function ShareScreen({ linkKey }: { linkKey: string }) {
   async function preview(item: ShareContentJson) {
     try {
       const token = await fileToken(item, "preview");
-      setPreviewing({ item, url: `/api/preview/${item.id}?token=${encodeURIComponent(token)}` });
+      // Originals may be shown: the file itself in the page's own viewers (pdf.js for PDFs). A
+      // preview-only link: the server's preview page, made of renditions (never the original bytes).
+      const path = data.can_download ? `/api/preview/${item.id}/content` : `/api/preview/${item.id}`;
+      setPreviewing({ item, url: `${path}?token=${encodeURIComponent(token)}`, originals: data.can_download });
     } catch (e) {
       setError(e instanceof ApiError ? t(closedLinkMessage(e)) : t("error.generic"));
     }
@@ -150,7 +154,13 @@ export function ShareScreen({ linkKey }: { linkKey: string }) {
               {t("common.close")}
             </Button>
           </div>
-          <iframe className={styles.frame} src={previewing.url} title={t("preview.title", { name: previewing.item.name })} data-testid="share-preview" />
+          {previewing.originals ? (
+            <div className={styles.viewer} data-testid="share-preview">
+              <PreviewBody key={previewing.url} file={previewing.item} url={previewing.url} />
+            </div>
+          ) : (
+            <iframe className={styles.frame} src={previewing.url} title={t("preview.title", { name: previewing.item.name })} data-testid="share-preview" />
+          )}
         </section>
       )}
     </div>
