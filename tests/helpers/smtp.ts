@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import { SMTPServer } from "smtp-server";
 
 export type ReceivedMail = {
@@ -103,4 +104,24 @@ function bodyOf(raw: string): string {
   // Escaped bytes are UTF-8: gather them as bytes, then decode.
   const bytes = body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return Buffer.from(bytes, "latin1").toString("utf8");
+}
+
+/**
+ * For a test file whose mails are really delivered: opens the database, starts a local SMTP
+ * server and points SMTP_URL at it for the whole file, then puts SMTP_URL back. Returns the server.
+ */
+export function withLocalSmtp(open: () => Promise<unknown>, timeout: number): () => TestSmtpServer {
+  let server: TestSmtpServer;
+  const saved = process.env.SMTP_URL;
+  beforeAll(async () => {
+    await open();
+    server = await startSmtpServer();
+    process.env.SMTP_URL = server.url;
+  }, timeout);
+  afterAll(async () => {
+    if (saved === undefined) delete process.env.SMTP_URL;
+    else process.env.SMTP_URL = saved;
+    await server.close();
+  });
+  return () => server;
 }

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as oneRoute from "@/app/api/share/email/[shareEmailId]/route";
 import * as createRoute from "@/app/api/share/email/route";
 import * as listRoute from "@/app/api/shares/emails/route";
@@ -15,21 +15,10 @@ import { createAdmin, latestLog, unique, type TestUser } from "../../helpers/fac
 import { createFileScene, OPEN_TIMEOUT, openDatabase } from "../../helpers/file-ops-factories";
 import { call, expectError } from "../../helpers/http";
 import { expectAuthRequired } from "../../helpers/security";
-import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp";
+import { withLocalSmtp } from "../../helpers/smtp";
 import { deliverTo } from "../ulinks/mail-delivery";
 
-let server: TestSmtpServer;
-const savedSmtpUrl = process.env.SMTP_URL;
-beforeAll(async () => {
-  await openDatabase();
-  server = await startSmtpServer();
-  process.env.SMTP_URL = server.url;
-}, OPEN_TIMEOUT);
-afterAll(async () => {
-  if (savedSmtpUrl === undefined) delete process.env.SMTP_URL;
-  else process.env.SMTP_URL = savedSmtpUrl;
-  await server.close();
-});
+const smtp = withLocalSmtp(openDatabase, OPEN_TIMEOUT);
 
 const post = (token: string | null, body: unknown) => call(createRoute.POST, { method: "POST", token, body });
 const read = (token: string, id: number) => call(oneRoute.GET, { method: "GET", token, params: { shareEmailId: String(id) } });
@@ -72,7 +61,7 @@ describe("POST /share/email", () => {
     for (const row of rows) {
       const personal = `http://coffre.test/s/${share.key}?r=${row.key}`;
       expect(sent.recipients.find((r) => r.email === row.email)?.url).toBe(personal);
-      const mail = await deliverTo(server, row.email);
+      const mail = await deliverTo(smtp(), row.email);
       expect(mail.subject).toBe("The figures");
       expect(mail.text).toContain("Here they are.");
       expect(mail.text).toContain(personal);
@@ -167,12 +156,12 @@ describe("GET, PUT, DELETE /share/email/(id) and GET /shares/emails", () => {
     const { owner, other, share } = await scene();
     const to = address();
     const sent = await send(owner, share.id, [to]);
-    await deliverTo(server, to);
+    await deliverTo(smtp(), to);
     const res = await edit(owner.token, sent.id, { object: "Corrected figures" });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ object: "Corrected figures", content: "Here they are." });
     expect((await latestLog("share_email", sent.id))?.type).toBe("ADMLLOG_UPDATE");
-    expect(server.received.filter((m) => m.to.includes(to))).toHaveLength(1);
+    expect(smtp().received.filter((m) => m.to.includes(to))).toHaveLength(1);
     expectError(await edit(owner.token, sent.id, { object: "a\nb" }), 400, "invalid_request");
     expectError(await edit(other.token, sent.id, { object: "x" }), 404, "not_found");
     await expectAuthRequired(oneRoute.PUT, { method: "PUT", params: { shareEmailId: String(sent.id) }, body: { object: "x" } });

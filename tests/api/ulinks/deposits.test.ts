@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as oneRoute from "@/app/api/ulink/[ulinkId]/route";
 import * as passcheckRoute from "@/app/api/ulink/key/[key]/passcheck/route";
 import * as smsRoute from "@/app/api/ulink/key/[key]/sms/route";
@@ -11,23 +11,12 @@ import { createTestUser, unique } from "../../helpers/factories";
 import { createFileScene, OPEN_TIMEOUT, openDatabase } from "../../helpers/file-ops-factories";
 import { allRightsBut, grantRight, createFolder } from "../../helpers/files";
 import { call, expectError } from "../../helpers/http";
-import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp";
+import { withLocalSmtp } from "../../helpers/smtp";
 import { filesNamed, md5, multipartBody, type Part, storedMd5 } from "../../helpers/upload-factories";
 import { deliverTo, outboxFor } from "./mail-delivery";
 import { byKey, createLink, expire } from "./ulink-helpers";
 
-let server: TestSmtpServer;
-const savedSmtpUrl = process.env.SMTP_URL;
-beforeAll(async () => {
-  await openDatabase();
-  server = await startSmtpServer();
-  process.env.SMTP_URL = server.url;
-}, OPEN_TIMEOUT);
-afterAll(async () => {
-  if (savedSmtpUrl === undefined) delete process.env.SMTP_URL;
-  else process.env.SMTP_URL = savedSmtpUrl;
-  await server.close();
-});
+const smtp = withLocalSmtp(openDatabase, OPEN_TIMEOUT);
 
 type Options = { accessToken?: string; asQuery?: boolean; fields?: Part[]; ip?: string };
 
@@ -108,7 +97,7 @@ describe("POST /ulink/key/(key)/upload", () => {
     const { email, folder, link } = await scene({ alert: true });
     const res = await deposit(link.key, "delivery-note.txt", "hello owner");
     expect(res.status, res.text).toBe(201);
-    const mail = await deliverTo(server, email, (m) => m.subject.includes("delivery-note.txt"));
+    const mail = await deliverTo(smtp(), email, (m) => m.subject.includes("delivery-note.txt"));
     expect(mail.subject).toContain(folder.name);
     expect(mail.text).toContain("Supplier drop");
     expect(mail.text).toContain("delivery-note.txt");
@@ -128,7 +117,7 @@ describe("POST /ulink/key/(key)/upload", () => {
     const second = await deposit(link.key, "chunked.bin", data.subarray(10), { fields: fields(1) });
     expect(second.status, second.text).toBe(201);
     expect(second.body).toEqual({ size: 20, hash: md5(data) });
-    await deliverTo(server, email, (m) => m.subject.includes("chunked.bin"));
+    await deliverTo(smtp(), email, (m) => m.subject.includes("chunked.bin"));
     const receipts = (await outboxFor(email)).filter((m) => m.object.includes("chunked.bin"));
     expect(receipts).toHaveLength(1);
   });

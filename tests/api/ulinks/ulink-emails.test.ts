@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as oneRoute from "@/app/api/ulink/email/[ulinkEmailId]/route";
 import * as createRoute from "@/app/api/ulink/email/route";
 import * as uploadRoute from "@/app/api/ulink/key/[key]/upload/route";
@@ -13,23 +13,12 @@ import { createFileScene, OPEN_TIMEOUT, openDatabase } from "../../helpers/file-
 import { allRightsBut, grantRight } from "../../helpers/files";
 import { call, expectError } from "../../helpers/http";
 import { expectAuthRequired } from "../../helpers/security";
-import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp";
+import { withLocalSmtp } from "../../helpers/smtp";
 import { multipartBody } from "../../helpers/upload-factories";
 import { deliverTo } from "./mail-delivery";
 import { byKey } from "./ulink-helpers";
 
-let server: TestSmtpServer;
-const savedSmtpUrl = process.env.SMTP_URL;
-beforeAll(async () => {
-  await openDatabase();
-  server = await startSmtpServer();
-  process.env.SMTP_URL = server.url;
-}, OPEN_TIMEOUT);
-afterAll(async () => {
-  if (savedSmtpUrl === undefined) delete process.env.SMTP_URL;
-  else process.env.SMTP_URL = savedSmtpUrl;
-  await server.close();
-});
+const smtp = withLocalSmtp(openDatabase, OPEN_TIMEOUT);
 
 const post = (token: string | null, body: unknown) => call(createRoute.POST, { method: "POST", token, body });
 const read = (token: string, id: number) => call(oneRoute.GET, { method: "GET", token, params: { ulinkEmailId: String(id) } });
@@ -75,7 +64,7 @@ describe("POST /ulink/email", () => {
     expect(bobLink).toMatchObject({ phone: "+33612345678", flags: 4 | 32 });
 
     for (const link of links) {
-      const mail = await deliverTo(server, link.recipientEmail!);
+      const mail = await deliverTo(smtp(), link.recipientEmail!);
       expect(mail.subject).toBe("Your documents, please");
       expect(mail.text).toContain("Please drop the signed contract.");
       expect(mail.text).toContain(`/d/${link.key}`);
@@ -89,7 +78,7 @@ describe("POST /ulink/email", () => {
     expect((await deposit(aliceLink.key, "contract.pdf")).status).toBe(201);
     const again = await read(owner.token, sent.id);
     expect(again.body.recipients.find((r: { email: string }) => r.email === alice).nb_deposits).toBe(1);
-    const receipt = await deliverTo(server, ownerEmail, (m) => m.subject.includes("contract.pdf"));
+    const receipt = await deliverTo(smtp(), ownerEmail, (m) => m.subject.includes("contract.pdf"));
     expect(receipt.text).toContain(`Dropped by: ${alice}`);
   });
 
