@@ -70,7 +70,7 @@ test("an image and a PDF are previewed, moving from one to the next with the arr
   await expect(preview).toBeHidden();
 });
 
-test("a comment is written on a file and answered", async ({ page, request }) => {
+test("a comment is written on a file and answered; another reader sees it as unread until they open it", async ({ page, request, browser }) => {
   const folder = await seedFolder(request, `Comments ${suffix()}`, ["plan.txt"]);
   await signInAsAdmin(page);
   await openFolder(page, folder.id);
@@ -84,7 +84,27 @@ test("a comment is written on a file and answered", async ({ page, request }) =>
   await page.keyboard.press("Control+Enter");
   const replies = panel.getByRole("list", { name: "Replies" });
   await expect(replies.getByTestId("comment")).toHaveText(/Yes, after the review\./);
+  await expect(row(page, "plan.txt").getByTestId("comment-marker")).toHaveAccessibleName("2 comment(s)");
   await screenshot(page, "comment-and-reply", { show: panel });
+
+  // A reader of the folder: the list says 2 unread; opening the comments reads them.
+  const reader = await createUser(request, { firstname: "Rosalind", lastname: "Franklin" });
+  const { headers, end } = await adminApi(request);
+  const found = await (await request.get(`/api/users?keyword=${reader.login}`, { headers })).json();
+  await request.post("/api/right", { headers, data: { folder_id: folder.id, target_id: found.objects[0].id, browse: true, read: true } });
+  await end();
+  const context = await browser.newContext();
+  const second = await context.newPage();
+  await signIn(second, reader.password, reader.login);
+  await expect(second).toHaveURL("/");
+  await openFolder(second, folder.id);
+  await expect(row(second, "plan.txt").getByTestId("comment-marker")).toHaveAccessibleName("2 comment(s), 2 unread");
+  const theirs = await openDetails(second, "plan.txt");
+  await theirs.getByRole("tab", { name: /Comments/ }).click();
+  await expect(theirs.getByText("New")).toHaveCount(2);
+  await expect(row(second, "plan.txt").getByTestId("comment-marker")).toHaveAccessibleName("2 comment(s)");
+  await screenshot(second, "comments-unread-for-a-reader", { show: theirs });
+  await context.close();
 });
 
 test("a locked file is refused to another user, who is told who holds the lock", async ({ page, request, browser }) => {

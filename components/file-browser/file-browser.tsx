@@ -1,6 +1,6 @@
 "use client";
 
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQueries, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { useDropzone } from "react-dropzone";
@@ -26,6 +26,7 @@ import {
   type Item,
   type Location,
 } from "@/lib/queries/files";
+import { commentCountsQuery, type CommentCounts } from "@/lib/queries/details";
 import { useRestoreTrashItems } from "@/lib/queries/trash";
 import { countInterruptedUploads, enqueueUploads, setUploadFinishedHandler, useUploads } from "@/lib/queries/uploads";
 import { Breadcrumbs, crumbsOf } from "./breadcrumbs";
@@ -71,6 +72,11 @@ export function FileBrowser({ location }: { location: Location }) {
   const [sort, setSort] = useState<Sort>({ column: "name", direction: 1 });
   const loaded = useMemo(() => content.data?.pages.flatMap((p) => p.items) ?? [], [content.data]);
   const items = useMemo(() => sortItems(isSearching ? (results.data ?? []) : loaded, sort), [isSearching, results.data, loaded, sort]);
+  // Comment markers: one small request per loaded page (full mode would also sum whole subtrees).
+  const comments = useQueries({
+    queries: (isSearching ? [results.data ?? []] : (content.data?.pages.map((p) => p.items) ?? [])).map((rows) => commentCountsQuery(rows)),
+    combine: (found) => new Map<string, CommentCounts>(found.flatMap((q) => (q.data ? [...q.data] : []))),
+  });
 
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [active, setActive] = useState(-1);
@@ -313,13 +319,14 @@ export function FileBrowser({ location }: { location: Location }) {
             onDelete={() => remove(selectedItems)}
             onRename={() => selectedItems.length === 1 && run("rename")}
             onNearEnd={loadMore}
+            comments={comments}
             hrefOf={(item) => (item.kind === "folder" ? `/files/${item.id}` : undefined)}
           />
         )}
         {isFetchingNextPage && <p className={styles.more}>{t("files.loadingMore")}</p>}
         {!isSearching && total > 0 && <p className={styles.more}>{t("files.itemCount", { count: total })}</p>}
       </div>
-      {detailsItem && <DetailsPanel key={itemKey(detailsItem)} item={detailsItem} onClose={() => setDetailsOpen(false)} />}
+      {detailsItem && <DetailsPanel key={itemKey(detailsItem)} item={detailsItem} unread={comments.get(`${detailsItem.kind}:${detailsItem.id}`)?.unread ?? 0} onClose={() => setDetailsOpen(false)} />}
       </div>
 
       {menu && actionsFor(selectedItems).length > 0 && <ItemMenu x={menu.x} y={menu.y} actions={actionsFor(selectedItems)} onAction={(a) => run(a)} onClose={closeMenu} />}

@@ -31,6 +31,8 @@ type Props = {
   onSelectAll: () => void;
   onClear: () => void;
   onOpen: (item: Item) => void;
+  /** Comment counts by "kind:id" (rows without comments are absent). */
+  comments?: Map<string, { total: number; unread: number }>;
   onMenu: (x: number, y: number) => void;
   onDelete: () => void;
   onRename: () => void;
@@ -224,6 +226,7 @@ export function FileList(props: Props) {
                 ) : (
                   <span className={styles.name}>{item.name}</span>
                 )}
+                <CommentMarker counts={props.comments?.get(`${item.kind}:${item.id}`)} />
                 {item.kind === "file" && item.lock?.locked && (
                   <span className={styles.lock} role="img" aria-label={t("files.locked", { owner: item.lock.owner ?? "" })} title={t("files.locked", { owner: item.lock.owner ?? "" })}>
                     <svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
@@ -269,6 +272,21 @@ export function FileList(props: Props) {
         })}
       </div>
     </div>
+  );
+}
+
+/** 💬 and the number of comments; stronger, and said, when some are unread. */
+function CommentMarker({ counts }: { counts?: { total: number; unread: number } }) {
+  const t = useT();
+  if (!counts) return null;
+  const label = counts.unread > 0 ? t("files.commentsUnread", { count: counts.total, unread: counts.unread }) : t("files.comments", { count: counts.total });
+  return (
+    <span className={[styles.comments, counts.unread > 0 && styles.unread].filter(Boolean).join(" ")} role="img" aria-label={label} title={label} data-testid="comment-marker">
+      <svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+        <path d="M4 5h16v11H9l-5 4z" />
+      </svg>
+      {counts.total}
+    </span>
   );
 }
 

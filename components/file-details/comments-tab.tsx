@@ -1,27 +1,39 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState, type FormEvent } from "react";
 import { LocalTime } from "@/components/local-time";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
 import { useT } from "@/lib/i18n/provider";
 import { useAccount } from "@/lib/queries/account";
-import { commentsQuery, useAddComment, useDeleteComment, type AnnotationResponse, type Target } from "@/lib/queries/details";
+import { commentsQuery, detailsKeys, useAddComment, useDeleteComment, type AnnotationResponse, type Target } from "@/lib/queries/details";
 import { describeFileError } from "../file-browser/format";
 import styles from "./details.module.css";
 
 /**
  * Comments as threads: each top-level comment with its replies under it. Opening the list marks
- * the target's comments read (the server does it when they are listed).
+ * the target's comments read (the server does it when they are listed); the ones that were
+ * unread (the newest `unread` written by others) keep a "New" mark while the panel is open.
  */
-export function CommentsTab({ target }: { target: Target }) {
+export function CommentsTab({ target, unread = 0 }: { target: Target; unread?: number }) {
   const t = useT();
+  const queryClient = useQueryClient();
+  const account = useAccount();
   const comments = useQuery(commentsQuery(target));
   const [replyTo, setReplyTo] = useState<number | null>(null);
+  const [unreadWhenOpened] = useState(unread);
+  const loaded = comments.isSuccess;
+  useEffect(() => {
+    // Listing read them: the markers of the list follow.
+    if (loaded) void queryClient.invalidateQueries({ queryKey: [...detailsKeys.all, "counts"] });
+  }, [loaded, queryClient]);
   if (comments.isPending) return <p className={styles.muted}>{t("common.loading")}</p>;
   if (comments.isError) return <p role="alert">{t("error.generic")}</p>;
   const all = comments.data;
+  const me = account.data ? String(account.data.id) : null;
+  const byOthers = all.filter((c) => c.owner_id !== me);
+  const fresh = new Set((unreadWhenOpened > 0 ? byOthers.slice(-unreadWhenOpened) : []).map((c) => c.id));
   const roots = all.filter((c) => !c.conversation || !all.some((p) => p.id === c.conversation));
   const repliesOf = (id: number) => all.filter((c) => c.conversation === id);
   return (
@@ -30,12 +42,12 @@ export function CommentsTab({ target }: { target: Target }) {
       <ul className={styles.list} aria-label={t("details.comments")}>
         {roots.map((comment) => (
           <li key={comment.id} className={styles.thread}>
-            <Comment comment={comment} onReply={() => setReplyTo(comment.id)} />
+            <Comment comment={comment} isNew={fresh.has(comment.id)} onReply={() => setReplyTo(comment.id)} />
             {repliesOf(comment.id).length > 0 && (
               <ul className={styles.replies} aria-label={t("details.replies")}>
                 {repliesOf(comment.id).map((reply) => (
                   <li key={reply.id}>
-                    <Comment comment={reply} />
+                    <Comment comment={reply} isNew={fresh.has(reply.id)} />
                   </li>
                 ))}
               </ul>
@@ -49,7 +61,7 @@ export function CommentsTab({ target }: { target: Target }) {
   );
 }
 
-function Comment({ comment, onReply }: { comment: AnnotationResponse; onReply?: () => void }) {
+function Comment({ comment, isNew, onReply }: { comment: AnnotationResponse; isNew: boolean; onReply?: () => void }) {
   const t = useT();
   const toast = useToast();
   const account = useAccount();
@@ -59,6 +71,7 @@ function Comment({ comment, onReply }: { comment: AnnotationResponse; onReply?: 
     <article className={styles.comment} data-testid="comment">
       <p className={styles.commentMeta}>
         <strong>{comment.owner}</strong> <LocalTime iso={comment.date} />
+        {isNew && <span className={styles.newMark}> {t("details.new")}</span>}
       </p>
       <p className={styles.commentText}>{comment.text}</p>
       <div className={styles.rowActions}>

@@ -26,7 +26,7 @@ const TAB_LABELS: Record<Tab, MessageKey> = {
  * of a folder, its activity, and the lock (files) or follow (folders) switch. Tabs follow the
  * WAI-ARIA pattern: arrows move between them, Tab enters the panel.
  */
-export function DetailsPanel({ item, onClose }: { item: Item; onClose: () => void }) {
+export function DetailsPanel({ item, unread = 0, onClose }: { item: Item; unread?: number; onClose: () => void }) {
   const t = useT();
   const tabs: Tab[] = item.kind === "file" ? ["versions", "comments", "activity"] : ["comments", ...(item.can_share ? (["rights"] as const) : []), "activity"];
   const [chosen, setChosen] = useState<Tab>(tabs[0]);
@@ -72,12 +72,13 @@ export function DetailsPanel({ item, onClose }: { item: Item; onClose: () => voi
             onClick={() => setChosen(name)}
           >
             {t(TAB_LABELS[name])}
+            {name === "comments" && unread > 0 && <span className={styles.unreadDot}> {unread}</span>}
           </button>
         ))}
       </div>
       <div role="tabpanel" id={`${baseId}-${tab}-panel`} aria-labelledby={`${baseId}-${tab}`} className={styles.body} tabIndex={0}>
         {tab === "versions" && item.kind === "file" && <VersionsTab file={item} />}
-        {tab === "comments" && <CommentsTab target={target} />}
+        {tab === "comments" && <CommentsTab target={target} unread={unread} />}
         {tab === "rights" && item.kind === "folder" && <RightsTab folderId={item.id} />}
         {tab === "activity" && <ActivityTab target={target} />}
       </div>

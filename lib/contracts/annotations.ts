@@ -31,3 +31,19 @@ export const annotationResponse = z.object({
   conversation: z.number().nullable(),
 });
 export type AnnotationResponse = z.infer<typeof annotationResponse>;
+
+/** "1,2,3": at most one page of a listing (the web client's rows). */
+const idList = z
+  .string()
+  .max(12_000)
+  .transform((s) => s.split(",").filter(Boolean))
+  .pipe(z.array(z.string().regex(/^\d{1,10}$/, "Expected ids separated by commas").transform(Number).pipe(z.number().int().positive().max(2_147_483_647))).max(1000));
+
+/** GET /annotations/counts (beyond the contract, for list views): files by File id, folders by id. */
+export const countsQuery = z.object({ files: idList.optional(), folders: idList.optional() });
+
+export const countsResponse = z.object({
+  files: z.record(z.string(), z.object({ total: z.number(), unread: z.number() })),
+  folders: z.record(z.string(), z.object({ total: z.number(), unread: z.number() })),
+});
+export type CountsResponse = z.infer<typeof countsResponse>;

@@ -2,7 +2,7 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { AnnotationResponse } from "@/lib/contracts/annotations";
+import type { AnnotationResponse, CountsResponse } from "@/lib/contracts/annotations";
 import type { FileResponse } from "@/lib/contracts/files";
 import type { RightResponse } from "@/lib/contracts/rights";
 import { filesKeys } from "./files";
@@ -35,6 +35,31 @@ export const detailsKeys = {
   timeline: (t: Target) => [...detailsKeys.all, "timeline", t.type, t.id] as const,
   rights: (folderId: number) => [...detailsKeys.all, "rights", folderId] as const,
   invitable: (folderId: number, search: string) => [...detailsKeys.all, "invitable", folderId, search] as const,
+  counts: (ids: string) => [...detailsKeys.all, "counts", ids] as const,
+};
+
+export type CommentCounts = { total: number; unread: number };
+
+/**
+ * The comment counts of listed rows (one request per page of the list), keyed like the rows:
+ * "file:<id>" and "folder:<id>" of the ids the server was given.
+ */
+export const commentCountsQuery = (rows: { kind: "file" | "folder"; id: number }[]) => {
+  const files = rows.filter((r) => r.kind === "file").map((r) => r.id);
+  const folders = rows.filter((r) => r.kind === "folder").map((r) => r.id);
+  const ids = `files=${files.join(",")}&folders=${folders.join(",")}`;
+  return queryOptions({
+    queryKey: detailsKeys.counts(ids),
+    queryFn: async () => {
+      const found = await api.get<CountsResponse>(`/api/annotations/counts?${ids}`);
+      const byRow = new Map<string, CommentCounts>();
+      for (const [id, c] of Object.entries(found.files)) byRow.set(`file:${id}`, c);
+      for (const [id, c] of Object.entries(found.folders)) byRow.set(`folder:${id}`, c);
+      return byRow;
+    },
+    enabled: rows.length > 0,
+    staleTime: 30_000,
+  });
 };
 
 export const versionsQuery = (fileId: number) =>
