@@ -39,6 +39,9 @@ test("a password-protected share is opened without an account: a PDF is previewe
 
   await visitor.getByRole("button", { name: new RegExp(name) }).click();
   await expect(visitor.getByTestId("shared-item")).toHaveCount(2);
+  // The PDF's thumbnail, read through the link's key.
+  const thumbnail = visitor.getByTestId("shared-item").filter({ hasText: "figures.pdf" }).locator("img");
+  await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 30_000 }).toBeGreaterThan(0);
   await visitor.getByRole("button", { name: "Preview figures.pdf" }).click();
   const viewer = visitor.getByTestId("share-preview");
   await expect(viewer.getByTestId("pdf-page")).toHaveText("Page 1 of 1");

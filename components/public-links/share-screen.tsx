@@ -123,7 +123,13 @@ export function ShareScreen({ linkKey }: { linkKey: string }) {
             {content.data?.objects.map((item) => (
               <li key={`${item.entity_type}:${item.id}`} className={styles.item} data-testid="shared-item">
                 {item.is_file ? (
-                  <span className={styles.itemName}>{item.name}</span>
+                  <span className={styles.itemName}>
+                    {item.can_preview && item.file_type && item.file_type !== "video" && (
+                      // eslint-disable-next-line @next/next/no-img-element -- a small thumbnail the server made
+                      <img className={styles.thumb} src={withAccess(`/api/mixer/${item.id}?key=${k}`, "share", linkKey)} alt="" width={40} height={40} loading="lazy" onError={(e) => (e.currentTarget.hidden = true)} />
+                    )}
+                    {item.name}
+                  </span>
                 ) : (
                   <button type="button" className={styles.folderButton} onClick={() => setTrail([...trail, { id: item.id, name: item.name }])}>
                     📁 {item.name}

@@ -8,6 +8,9 @@ import { accountRefusal } from "../auth/account-state";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";
 import { getFileOrThrow } from "../files/get-file";
+import { openShare } from "../shares/public-share";
+import { getSharedFileOrThrow } from "../shares/share-items";
+import { assertShareAllows } from "../shares/share-tokens";
 import { enqueueDerivatives } from "./enqueue-derivatives";
 import { verifyThumbToken } from "./thumb-token";
 
@@ -15,18 +18,18 @@ const POLL_MS = 250;
 /** The contract's wait for a thumbnail being made (30 s); PREVIEW_WAIT_MS shortens it for tests. */
 export const waitMs = () => Number(process.env.PREVIEW_WAIT_MS ?? 30_000);
 
-export type ThumbnailQuery = { state: boolean; token?: string };
+export type ThumbnailQuery = { state: boolean; token?: string; key?: string };
 
 /**
  * GET /mixer/(fileId): the thumbnail of a version (read right), by the caller's session or by
  * the File's `thumb_token` (`?token=`, for an <img>). While it is being made the request waits
  * up to 30 s, then answers 423. `?state=1` answers `{state}` at once. A format without thumbnail
  * is a 415; a thumbnail that could not be made a 404 with the reason. A version older than the
- * previews (no row) gets its thumbnail queued on the way.
+ * previews (no row) gets its thumbnail queued on the way. A link share's visitor reads the
+ * thumbnails of the files it shows (`key`): a small derived image, so preview-only links have them too.
  */
 export async function readThumbnail(ctx: Ctx, versionId: number, query: ThumbnailQuery, req: Request): Promise<Response | { state: string }> {
-  const user = ctx.actor?.user ?? (await userOfToken(ctx.db, versionId, query.token));
-  const { version } = await getFileOrThrow(ctx.db, user, versionId, "read");
+  const version = query.key ? await sharedVersion(ctx, versionId, query.key, req) : await readableVersion(ctx, versionId, query.token);
   let preview = await findPreview(ctx.db, version.id);
   if (!preview) {
     await enqueueDerivatives(ctx.db, version);
@@ -45,6 +48,17 @@ export async function readThumbnail(ctx: Ctx, versionId: number, query: Thumbnai
     throw new AppError("not_found", "No thumbnail could be made from this file", { state: preview.state, reason: preview.error });
   }
   return streamThumbnail(preview.thumbBlobId, preview.thumbMime ?? "image/webp", req);
+}
+
+async function readableVersion(ctx: Ctx, versionId: number, token: string | undefined) {
+  const user = ctx.actor?.user ?? (await userOfToken(ctx.db, versionId, token));
+  return (await getFileOrThrow(ctx.db, user, versionId, "read")).version;
+}
+
+async function sharedVersion(ctx: Ctx, versionId: number, key: string, req: Request) {
+  const share = await openShare(ctx.db, key, req);
+  await assertShareAllows(ctx.db, share, "preview");
+  return (await getSharedFileOrThrow(ctx.db, share, { versionId })).version;
 }
 
 const isInProgress = (p: VersionPreview) => p.state === "pending" || p.state === "preparing";

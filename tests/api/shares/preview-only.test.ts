@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as guidTokenRoute from "@/app/api/token/share/[guid]/[type]/[key]/route";
 import * as contentRoute from "@/app/api/preview/[fileId]/content/route";
 import * as previewRoute from "@/app/api/preview/[fileId]/route";
+import * as mixerRoute from "@/app/api/mixer/[fileId]/route";
 import { getDb } from "@/db";
 import { makePreview } from "@/lib/server/previews/make-preview";
 import { createTestUser } from "../../helpers/factories";
@@ -65,6 +66,24 @@ describe("link-share previews", () => {
     const content = await callBytes(contentRoute.GET, { ...at(image.version.id), query: { token } });
     expect(content.status).toBe(200);
     expect(content.bytes.equals(png)).toBe(true);
+  });
+
+  it("serves the thumbnails of the files a share shows, by its key, even on a preview-only link", async () => {
+    const { image, share } = await scene(2);
+    await makePreview(await getDb(), image.version.id);
+    const thumb = await callBytes(mixerRoute.GET, { ...at(image.version.id), query: { key: share.key } });
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers.get("content-type")).toBe("image/webp");
+    // Another user's file, through this key: not in the share.
+    const elsewhere = await scene(4);
+    await makePreview(await getDb(), elsewhere.image.version.id);
+    expectError(await call(mixerRoute.GET, { ...at(elsewhere.image.version.id), query: { key: share.key } }), 404);
+    expectError(await call(mixerRoute.GET, { ...at(image.version.id), query: { key: "no-such-key" } }), 404);
+    expectError(await call(mixerRoute.GET, at(image.version.id)), 401);
+    // A download-only link shows no previews, thumbnails included.
+    const downloadOnly = await scene(1);
+    await makePreview(await getDb(), downloadOnly.image.version.id);
+    expectError(await call(mixerRoute.GET, { ...at(downloadOnly.image.version.id), query: { key: downloadOnly.share.key } }), 403);
   });
 
   it("a share's preview token opens only the file it was issued for", async () => {
