@@ -68,6 +68,12 @@ export function toErrorResponse(error: unknown): Response {
   }
   const pg = postgresError(error);
   if (pg?.code === "23505") return errorResponse(409, { error: "This already exists", code: "conflict" });
+  // Class 22: the value itself cannot be stored (a NUL or an invalid byte in text, a number out of
+  // range, a string over its column). Input that slipped past the schemas, not a server fault:
+  // a 400, and neither the query nor its parameters reach the log.
+  if (pg?.code && INVALID_VALUE.has(pg.code)) {
+    return errorResponse(400, { error: "Invalid request: a value cannot be stored as given", code: "invalid_request" });
+  }
   if (pg?.code === "55P03") return errorResponse(423, { error: "The resource is busy, try again", code: "locked" });
   if (pg?.code === "53100") return errorResponse(507, { error: "Storage is full", code: "insufficient_storage" });
   if (isUnavailable(error, pg?.code)) {
@@ -88,6 +94,8 @@ function postgresError(error: unknown): { code?: string } | undefined {
   }
   return undefined;
 }
+
+const INVALID_VALUE = new Set(["22001", "22003", "22007", "22008", "22021", "22P02", "22P05"]);
 
 const UNAVAILABLE_NODE = new Set(["ECONNREFUSED", "ECONNRESET", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECT_TIMEOUT", "CONNECTION_DESTROYED", "EPIPE", "ETIMEDOUT"]);
 

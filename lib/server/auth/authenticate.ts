@@ -62,7 +62,8 @@ export async function authenticateToken(db: DbOrTx, token: string, ip: string): 
 }
 
 /**
- * AsId (also As): administrators act as anyone; managers as the users of the groups they manage.
+ * AsId (also As): administrators act as anyone; managers as the external users and users of the
+ * groups they manage (never as another manager or an administrator).
  * Anyone else gets a 403.
  */
 export async function applyAsId(db: DbOrTx, real: { user: User; sessionId: number }, asId: string | null): Promise<Actor> {
@@ -78,10 +79,12 @@ export async function applyAsId(db: DbOrTx, real: { user: User; sessionId: numbe
     if (real.user.role === 3) throw new AppError("not_found", "User not found");
     throw new AppError("forbidden", "You may not act as this user");
   }
+  // A manager becomes only someone they may administer: external users and users of their groups.
+  // Acting as another manager would reach that manager's groups; as an administrator, everything.
+  if (real.user.role === 4 && (target.role === 3 || target.role === 4)) throw new AppError("forbidden", "Managers may act only as external users and users of their groups");
   if (real.user.role === 4 && !(await managesUser(db, real.user.id, target.id))) {
     throw new AppError("forbidden", "You may not act as this user");
   }
-  if (real.user.role === 4 && target.role === 3) throw new AppError("forbidden", "You may not act as an administrator");
   return { user: target, realUser: real.user, sessionId: real.sessionId };
 }
 

@@ -4,19 +4,36 @@ import { AppError } from "../errors";
 
 // api.md: 1..255 characters, never . or .., no / \ NUL or control characters, no leading or
 // trailing spaces; names compare case-insensitively after NFC normalisation.
-const FORBIDDEN = /[/\\\u0000-\u001f\u007f]/;
+const FORBIDDEN = /[/\\\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Unicode format characters (category Cf) draw nothing or reorder what follows:
+ * "invoice\u202Efdp.exe" shows as "invoiceexe.pdf". All are refused but the two joiners
+ * (U+200C, U+200D), which Persian, Indic scripts and emoji sequences need, and only where neither
+ * neighbour is ASCII, so that they cannot split a Latin word or an extension invisibly.
+ */
+const FORMAT = /\p{Cf}/u;
+const LOOSE_JOINER = /[\u200c\u200d](?![^\u0000-\u007f])|(?<![^\u0000-\u007f])[\u200c\u200d]/u;
+
+export function hasFormatCharacter(name: string): boolean {
+  if (LOOSE_JOINER.test(name)) return true;
+  return FORMAT.test(name.replace(/[\u200c\u200d]/g, ""));
+}
 
 export function validateName(raw: string): string {
   const name = raw.normalize("NFC");
   const bad =
-    name.length === 0 || name.length > 255 || name === "." || name === ".." || FORBIDDEN.test(name) || name.trim() !== name;
+    name.length === 0 || name.length > 255 || name === "." || name === ".." || FORBIDDEN.test(name) || hasFormatCharacter(name) || name.trim() !== name;
   if (bad) {
-    throw new AppError("invalid_name", `Invalid name "${raw.slice(0, 60)}": 1 to 255 characters, no slashes or control characters, no leading or trailing spaces, not . or ..`, [
+    throw new AppError("invalid_name", `Invalid name ${printable(raw.slice(0, 60))}: 1 to 255 characters, no slashes, control or invisible format characters, no leading or trailing spaces, not . or ..`, [
       { path: "name", message: "invalid name" },
     ]);
   }
   return name;
 }
+
+/** Quoted, with invisible and control characters written as \u escapes, so an error never reorders its own text. */
+const printable = (name: string) => JSON.stringify(name).replace(/[\p{Cf}\p{Cc}]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /** The key two names collide on inside one folder. */
 export const nameKey = (name: string) => name.normalize("NFC").toLowerCase();

@@ -4,6 +4,8 @@ import { applyAsId, authenticateToken } from "../auth/authenticate";
 import { readWebSessionToken } from "../auth/web-session";
 import type { Actor, AuthedCtx, Ctx, RequestInfo } from "../context";
 import { AppError, toErrorResponse } from "../errors";
+import { discardBody, readJson } from "./read-json";
+import { refuseNul } from "./refuse-nul";
 
 export type Auth = "user" | "admin" | "optional" | "none";
 type Schema = z.ZodType;
@@ -45,12 +47,20 @@ export function route<A extends Auth = "user", P extends Schema | undefined = un
       const request = requestInfo(req);
       const actor = await authenticate(db, req, spec.auth ?? "user");
       const ctx: Ctx = { db, actor, request };
-      const params = spec.params ? spec.params.parse(await context?.params) : undefined;
-      const query = spec.query ? spec.query.parse(Object.fromEntries(new URL(req.url).searchParams)) : undefined;
-      const body = spec.body ? spec.body.parse(await readJson(req)) : undefined;
+      const rawParams = await context?.params;
+      const rawQuery = Object.fromEntries(new URL(req.url).searchParams);
+      const rawBody = spec.body ? await readJson(req) : undefined;
+      refuseNul(rawParams, "params");
+      refuseNul(rawQuery, "query");
+      refuseNul(rawBody, "body");
+      const params = spec.params ? spec.params.parse(rawParams) : undefined;
+      const query = spec.query ? spec.query.parse(rawQuery) : undefined;
+      const body = spec.body ? spec.body.parse(rawBody) : undefined;
       const result = await fn({ ctx, params, query, body, req } as Input<A, P, Q, B>);
       return toResponse(result);
     } catch (error) {
+      // A body refused before it was read (401, 403, 404...) is still arriving.
+      discardBody(req);
       return toErrorResponse(error);
     }
   };
@@ -107,23 +117,6 @@ function assertSameOrigin(req: Request) {
     return;
   }
   throw new AppError("forbidden", "Cross-origin request refused");
-}
-
-async function readJson(req: Request): Promise<unknown> {
-  const type = req.headers.get("content-type")?.toLowerCase() ?? "";
-  const isForm = type.startsWith("application/x-www-form-urlencoded");
-  if (type && !isForm && !/^application\/(.+\+)?json\b/.test(type) && !type.startsWith("text/plain")) {
-    throw new AppError("unsupported_media_type", "The body must be JSON (Content-Type: application/json)");
-  }
-  const text = await req.text();
-  if (text.trim() === "") return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    // `curl -d '{...}'` labels JSON as a form; a real form body is accepted as flat fields.
-    if (isForm) return Object.fromEntries(new URLSearchParams(text));
-    throw new AppError("invalid_json", "The body is not valid JSON");
-  }
 }
 
 /** Client address: the right-most X-Forwarded-For entry is the one our own server (or proxy) saw. */

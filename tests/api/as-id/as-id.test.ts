@@ -62,6 +62,27 @@ describe("AsId on the users operations", () => {
     expectError(await readUser(admin.id, manager.token, { AsId: String(admin.id) }), 403, "forbidden");
   });
 
+  it("refuses a manager acting as another manager, even one who is a member of a group they manage", async () => {
+    // Issue 11, finding 2: as the other manager, the first one reset passwords in groups they do not manage.
+    const { manager } = await createManagedTeam();
+    const other = await createManagedTeam();
+    await createTestGroup({ members: [other.manager.id], managers: [manager.id] });
+    expectError(await readUser(other.manager.id, manager.token, { AsId: String(other.manager.id) }), 403, "forbidden");
+    const hashBefore = (await reloadUser(other.member.id)).passwordHash;
+    const reset = await call(userRoute.PUT, {
+      method: "PUT",
+      params: { userId: String(other.member.id) },
+      token: manager.token,
+      headers: { AsId: String(other.manager.id) },
+      body: { password: "Taken-over-1234" },
+    });
+    expectError(reset, 403, "forbidden");
+    expect((await reloadUser(other.member.id)).passwordHash).toBe(hashBefore);
+    const external = await createTestUser({ role: 1 });
+    await createTestGroup({ members: [external.id], managers: [manager.id] });
+    expect((await readUser(external.id, manager.token, { AsId: String(external.id) })).status).toBe(200);
+  });
+
   it("refuses a regular user any AsId", async () => {
     const user = await createTestUser();
     const other = await createTestUser();
