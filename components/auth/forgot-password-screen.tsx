@@ -14,9 +14,6 @@ import { AuthCard, authStyles as styles } from "./auth-card";
 function describe(error: unknown, t: Translate): string {
   if (!(error instanceof ApiError)) return t("error.generic");
   if (error.status === 0) return t("error.network");
-  if (error.status === 404) return t("forgot.unknown");
-  if (error.status === 409) return t("forgot.cannotSend");
-  if (error.status === 403) return t("forgot.refused");
   if (error.status === 429) return t("error.tooMany", { seconds: error.retryAfter ?? 60 });
   return t("error.generic");
 }

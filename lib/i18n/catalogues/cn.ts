@@ -46,10 +46,7 @@ export const cn: Partial<Messages> = {
   "forgot.field": "用户名或电子邮箱",
   "forgot.submit": "发送链接",
   "forgot.submitting": "正在发送…",
-  "forgot.sent": "包含新密码设置链接的邮件已发送到此账户的电子邮箱。",
-  "forgot.unknown": "没有与此用户名或电子邮箱匹配的账户。",
-  "forgot.cannotSend": "无法发送链接：该账户没有电子邮箱，或多个账户共用此邮箱。请输入用户名，或联系管理员。",
-  "forgot.refused": "此账户的密码无法在此重置，请联系管理员。",
+  "forgot.sent": "如果此用户名或邮箱属于可在此重置密码的账户，包含新密码设置链接的邮件正在发往该账户的电子邮箱。几分钟后仍未收到？请检查垃圾邮件文件夹，或联系管理员。",
   "forgot.back": "返回登录",
 
   "reset.title": "设置新密码",

@@ -46,10 +46,7 @@ export const de: Partial<Messages> = {
   "forgot.field": "Benutzername oder E-Mail",
   "forgot.submit": "Link senden",
   "forgot.submitting": "Wird gesendet…",
-  "forgot.sent": "Eine Nachricht mit einem Link zum Festlegen eines neuen Passworts wurde an die E-Mail-Adresse dieses Kontos gesendet.",
-  "forgot.unknown": "Zu diesem Benutzernamen oder dieser E-Mail-Adresse gibt es kein Konto.",
-  "forgot.cannotSend": "Der Link kann nicht gesendet werden: Das Konto hat keine E-Mail-Adresse, oder mehrere Konten teilen diese Adresse. Geben Sie Ihren Benutzernamen ein oder wenden Sie sich an die Administration.",
-  "forgot.refused": "Das Passwort dieses Kontos kann hier nicht zurückgesetzt werden. Wenden Sie sich an Ihre Administration.",
+  "forgot.sent": "Wenn dieser Anmeldename oder diese Adresse zu einem Konto gehört, dessen Passwort hier zurückgesetzt werden kann, ist eine Nachricht mit einem Link zum Festlegen eines neuen Passworts an die E-Mail-Adresse des Kontos unterwegs. Nach einigen Minuten nichts erhalten? Prüfen Sie den Spam-Ordner oder wenden Sie sich an einen Administrator.",
   "forgot.back": "Zurück zur Anmeldung",
 
   "reset.title": "Neues Passwort festlegen",

@@ -44,10 +44,7 @@ export const en = {
   "forgot.field": "Login or email",
   "forgot.submit": "Send the link",
   "forgot.submitting": "Sending…",
-  "forgot.sent": "A message with a link to choose a new password has been sent to the email address of this account.",
-  "forgot.unknown": "No account matches this login or email address.",
-  "forgot.cannotSend": "This link cannot be sent: the account has no email address, or several accounts share this address. Enter your login, or ask an administrator.",
-  "forgot.refused": "The password of this account cannot be reset here. Contact your administrator.",
+  "forgot.sent": "If this login or address belongs to an account that can reset its password here, a message with a link to choose a new password is on its way to the account’s email address. Nothing arrived after a few minutes? Check the spam folder, or ask an administrator.",
   "forgot.back": "Back to sign in",
 
   "reset.title": "Choose a new password",

@@ -46,10 +46,7 @@ export const es: Partial<Messages> = {
   "forgot.field": "Usuario o correo electrónico",
   "forgot.submit": "Enviar el enlace",
   "forgot.submitting": "Enviando…",
-  "forgot.sent": "Se ha enviado un mensaje con un enlace para elegir una nueva contraseña al correo de esta cuenta.",
-  "forgot.unknown": "Ninguna cuenta coincide con este usuario o correo electrónico.",
-  "forgot.cannotSend": "No se puede enviar el enlace: la cuenta no tiene correo electrónico o varias cuentas comparten esta dirección. Introduzca su usuario o consulte a un administrador.",
-  "forgot.refused": "La contraseña de esta cuenta no se puede restablecer aquí. Contacte con su administrador.",
+  "forgot.sent": "Si este usuario o esta dirección pertenece a una cuenta que puede restablecer aquí su contraseña, se está enviando al correo de la cuenta un mensaje con un enlace para elegir una nueva contraseña. ¿No ha llegado nada en unos minutos? Revise la carpeta de spam o consulte a un administrador.",
   "forgot.back": "Volver a iniciar sesión",
 
   "reset.title": "Elegir una nueva contraseña",

@@ -45,10 +45,7 @@ export const fr: Messages = {
   "forgot.field": "Identifiant ou e-mail",
   "forgot.submit": "Envoyer le lien",
   "forgot.submitting": "Envoi…",
-  "forgot.sent": "Un message contenant un lien pour choisir un nouveau mot de passe a été envoyé à l’adresse e-mail de ce compte.",
-  "forgot.unknown": "Aucun compte ne correspond à cet identifiant ou à cette adresse e-mail.",
-  "forgot.cannotSend": "Ce lien ne peut pas être envoyé : le compte n’a pas d’adresse e-mail, ou plusieurs comptes partagent cette adresse. Saisissez votre identifiant, ou adressez-vous à un administrateur.",
-  "forgot.refused": "Le mot de passe de ce compte ne peut pas être réinitialisé ici. Contactez votre administrateur.",
+  "forgot.sent": "Si cet identifiant ou cette adresse correspond à un compte qui peut réinitialiser son mot de passe ici, un message contenant un lien pour choisir un nouveau mot de passe part vers l’adresse e-mail du compte. Rien reçu après quelques minutes ? Regardez dans les indésirables, ou adressez-vous à un administrateur.",
   "forgot.back": "Retour à la connexion",
 
   "reset.title": "Choisir un nouveau mot de passe",

@@ -46,10 +46,7 @@ export const it: Partial<Messages> = {
   "forgot.field": "Nome utente o email",
   "forgot.submit": "Invia il link",
   "forgot.submitting": "Invio…",
-  "forgot.sent": "Un messaggio con un link per scegliere una nuova password è stato inviato all’indirizzo email di questo account.",
-  "forgot.unknown": "Nessun account corrisponde a questo nome utente o indirizzo email.",
-  "forgot.cannotSend": "Impossibile inviare il link: l’account non ha un indirizzo email, oppure più account condividono questo indirizzo. Inserisci il nome utente o rivolgiti a un amministratore.",
-  "forgot.refused": "La password di questo account non può essere reimpostata qui. Contatta l’amministratore.",
+  "forgot.sent": "Se questo nome utente o indirizzo appartiene a un account che può reimpostare qui la password, un messaggio con un link per scegliere una nuova password è in arrivo all’indirizzo email dell’account. Nulla dopo qualche minuto? Controlla la cartella spam o rivolgiti a un amministratore.",
   "forgot.back": "Torna all’accesso",
 
   "reset.title": "Scegli una nuova password",

@@ -46,10 +46,7 @@ export const pt: Partial<Messages> = {
   "forgot.field": "Utilizador ou e-mail",
   "forgot.submit": "Enviar a ligação",
   "forgot.submitting": "A enviar…",
-  "forgot.sent": "Foi enviada uma mensagem com uma ligação para escolher uma nova senha para o e-mail desta conta.",
-  "forgot.unknown": "Nenhuma conta corresponde a este utilizador ou e-mail.",
-  "forgot.cannotSend": "Não é possível enviar a ligação: a conta não tem e-mail ou várias contas partilham este endereço. Introduza o seu utilizador ou contacte um administrador.",
-  "forgot.refused": "A senha desta conta não pode ser reposta aqui. Contacte o seu administrador.",
+  "forgot.sent": "Se este nome de utilizador ou endereço pertencer a uma conta que pode repor aqui a senha, está a ser enviada para o e-mail da conta uma mensagem com uma ligação para escolher uma nova senha. Nada chegou após alguns minutos? Verifique a pasta de spam ou contacte um administrador.",
   "forgot.back": "Voltar a entrar",
 
   "reset.title": "Escolher uma nova senha",

@@ -16,8 +16,15 @@ export async function testSmtp(ctx: AuthedCtx, input: SmtpTestInput) {
   const { platform_name, smtp } = await getPlatformConfig(ctx.db);
   const to = input.to ?? ctx.actor.user.email.split(",")[0]?.trim();
   if (!to) throw new AppError("invalid_request", "Give `to`: your account has no email address to send the test to");
-  // The settings form shows the stored password masked; sent back as is, it means "the stored one".
-  const pass = input.smtp_password === PASSWORD_MASK ? smtp.smtp_password : input.smtp_password;
+  // The settings form shows the stored password masked; sent back as is, it means "the stored one",
+  // which goes to the stored server only: any other host or port would receive it in clear.
+  const usesStoredPassword = input.smtp_password === PASSWORD_MASK;
+  if (usesStoredPassword && input.smtp_auth && !isStoredServer(input, smtp)) {
+    throw new AppError("invalid_request", "The stored SMTP password is only sent to the stored server: type the password to test another host or port", [
+      { path: "smtp_password", message: "type the password for this server" },
+    ]);
+  }
+  const pass = usesStoredPassword ? smtp.smtp_password : input.smtp_password;
 
   const log: string[] = [];
   const transporter = nodemailer.createTransport({
@@ -49,6 +56,9 @@ export async function testSmtp(ctx: AuthedCtx, input: SmtpTestInput) {
     transporter.close();
   }
 }
+
+const isStoredServer = (input: SmtpTestInput, stored: { smtp_host: string; smtp_port: number }) =>
+  stored.smtp_host.trim() !== "" && input.smtp_host.trim().toLowerCase() === stored.smtp_host.trim().toLowerCase() && input.smtp_port === stored.smtp_port;
 
 // nodemailer masks credentials in its own log lines ("/* secret */").
 function collectInto(lines: string[]): Logger {

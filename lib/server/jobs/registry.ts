@@ -4,6 +4,7 @@ export type JobHandler = (db: Db, payload: Record<string, unknown>) => Promise<v
 
 // Each kind loads its handler on first use, so the worker does not import every domain at boot.
 const HANDLERS: Record<string, () => Promise<JobHandler>> = {
+  "account.password-reset": async () => (await import("../account/request-password-reset")).sendPasswordResetJob,
   "mail.send": async () => (await import("../mail/send-mail-job")).sendMailJob,
   "trash.purge": async () => (await import("../trash/purge-expired-trash")).purgeExpiredTrashJob,
   "blobs.collect": async () => (await import("../blobs/collect-blobs")).collectBlobsJob,

@@ -6,7 +6,9 @@ import * as confirmRoute from "@/app/api/reset_password/[token]/route";
 import * as requestRoute from "@/app/api/reset_password/route";
 import { getDb } from "@/db";
 import { emails, jobs, logs, passwordResets } from "@/db/schema";
+import { PASSWORD_RESET_JOB } from "@/lib/server/account/request-password-reset";
 import { hashToken, newToken } from "@/lib/server/auth/tokens";
+import { runDueJobs } from "@/lib/server/jobs/worker";
 import { createTestUser, PASSWORD, reloadUser, unique } from "../../helpers/factories";
 import { call, expectError } from "../../helpers/http";
 
@@ -25,9 +27,10 @@ const confirm = (token: string, password: string) =>
   call(confirmRoute.POST, { method: "POST", path: `/api/reset_password/${token}`, params: { token }, body: { password } });
 const signIn = (login: string, password: string) => call(authRoute.POST, { method: "POST", body: { user: login, password }, headers: someIp() });
 
-/** The last reset mail sent to `to`, with the link it carries. */
+/** The last reset mail sent to `to`, with the link it carries, once the queued requests ran. */
 async function lastResetMail(to: string) {
   const db = await getDb();
+  await runDueJobs(db, [PASSWORD_RESET_JOB]);
   const [mail] = await db.select().from(emails).where(eq(emails.to, to)).orderBy(desc(emails.id)).limit(1);
   const match = mail?.content.match(LINK);
   return { mail, origin: match?.[1], token: match?.[2] ?? "" };
@@ -91,9 +94,26 @@ describe("password reset", () => {
     expectError(await confirm(first, NEW_PASSWORD), 404, "not_found");
   });
 
-  it("answers 404 for an unknown login and for unknown or expired links", async () => {
-    const res = await ask(unique("nobody"));
-    expectError(res, 404, "not_found");
+  it("answers an unknown login or address exactly as a known one: 204, one queued job, no mail (finding 9)", async () => {
+    const db = await getDb();
+    const user = await createTestUser();
+    const nobody = unique("nobody");
+    const known = await ask(user.login);
+    const unknown = await ask(nobody);
+    const unknownAddress = await ask(`${unique("nobody")}@example.test`);
+    for (const res of [known, unknown, unknownAddress]) {
+      expect(res.status, res.text).toBe(204);
+      expect(res.text).toBe("");
+    }
+    // The same work for each: one job, whose outcome nobody waits for.
+    const queuedFor = async (name: string) =>
+      (await db.select().from(jobs).where(and(eq(jobs.kind, PASSWORD_RESET_JOB), sql`${jobs.payload}->>'loginOrEmail' = ${name}`))).length;
+    expect([await queuedFor(user.login), await queuedFor(nobody)]).toEqual([1, 1]);
+    await runDueJobs(db, [PASSWORD_RESET_JOB]);
+    expect((await lastResetMail(user.email)).token.length).toBeGreaterThan(0);
+  });
+
+  it("answers 404 for unknown or expired links", async () => {
     expectError(await confirm(newToken(), NEW_PASSWORD), 404, "not_found");
     const user = await createTestUser();
     const token = newToken();
@@ -102,24 +122,27 @@ describe("password reset", () => {
     expectError(await confirm(token, NEW_PASSWORD), 404, "not_found");
   });
 
-  it("refuses an address shared by several accounts with 409", async () => {
+  it("mails nobody when an address is shared by several accounts, still answering 204", async () => {
     const address = `${unique("shared")}@example.test`;
     await createTestUser({ email: address });
     await createTestUser({ email: address });
-    const res = await ask(address);
-    expectError(res, 409, "conflict");
-    expect(res.body.error).toMatch(/several accounts/i);
+    expect((await ask(address)).status).toBe(204);
+    expect((await lastResetMail(address)).mail).toBeUndefined();
   });
 
-  it("refuses external-directory, inactive and address-less accounts", async () => {
-    const ldap = await createTestUser({ ldap: true });
-    expectError(await ask(ldap.login), 403, "forbidden");
-    const inactive = await createTestUser({ active: false });
-    expectError(await ask(inactive.login), 403, "forbidden");
-    const noMail = await createTestUser({ email: "" });
-    expectError(await ask(noMail.login), 409, "conflict");
+  it("mails no link to external-directory, inactive and address-less accounts, logs why, and answers 204", async () => {
     const db = await getDb();
-    expect(await db.select().from(passwordResets).where(eq(passwordResets.userId, noMail.id))).toHaveLength(0);
+    const ldap = await createTestUser({ ldap: true });
+    const inactive = await createTestUser({ active: false });
+    const noMail = await createTestUser({ email: "" });
+    for (const user of [ldap, inactive, noMail]) expect((await ask(user.login)).status).toBe(204);
+    await runDueJobs(db, [PASSWORD_RESET_JOB]);
+    for (const user of [ldap, inactive, noMail]) {
+      expect(await db.select().from(passwordResets).where(eq(passwordResets.userId, user.id))).toHaveLength(0);
+      const [entry] = await db.select().from(logs).where(and(eq(logs.objectId, String(user.id)), eq(logs.type, "ADMLLOG_PASSWORD")));
+      expect(entry.message).toMatch(/^Password reset refused/);
+    }
+    expect((await lastResetMail(ldap.email)).mail).toBeUndefined();
   });
 
   it("refuses a weak password with 403 and leaves the link usable", async () => {

@@ -177,14 +177,24 @@ describe("POST /api/config/smtp/test", () => {
     expect(refused.body.details.command).toMatch(/AUTH/);
   });
 
-  it("uses the stored password when the masked one is sent back", async () => {
-    const before = (await stored()).smtp.smtp_password;
-    await put(admin.token, { smtp: { smtp_password: "Right-pass" } });
+  it("uses the stored password when the masked one is sent back, and only towards the stored server", async () => {
+    const before = (await stored()).smtp;
+    await put(admin.token, { smtp: { smtp_host: "127.0.0.1", smtp_port: guarded.port, smtp_password: "Right-pass" } });
+    // A server that would accept the stored password: anything it receives proves a leak.
+    const catcher = await startSmtpServer({ auth: { user: "mailer", pass: "Right-pass" } });
     try {
       const res = await test({ smtp_host: "127.0.0.1", smtp_port: guarded.port, smtp_auth: true, smtp_username: "mailer", smtp_password: PASSWORD_MASK });
       expect(res.status, res.text).toBe(200);
+      // Issue 11, finding 13: the masked password pointed at another server never leaves.
+      const elsewhere = await test({ smtp_host: "127.0.0.1", smtp_port: catcher.port, smtp_auth: true, smtp_username: "mailer", smtp_password: PASSWORD_MASK });
+      expectError(elsewhere, 400, "invalid_request");
+      expect(elsewhere.body.details[0].path).toBe("smtp_password");
+      const otherHost = await test({ smtp_host: "localhost", smtp_port: guarded.port, smtp_auth: true, smtp_username: "mailer", smtp_password: PASSWORD_MASK });
+      expectError(otherHost, 400, "invalid_request");
+      expect(catcher.received).toHaveLength(0);
     } finally {
-      await put(admin.token, { smtp: { smtp_password: before } });
+      await catcher.close();
+      await put(admin.token, { smtp: { smtp_host: before.smtp_host, smtp_port: before.smtp_port, smtp_password: before.smtp_password } });
     }
   });
 
