@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { log } from "./util.mjs";
 
-const SOURCES = ["app", "lib", "db", "pages", "components", "instrumentation.ts", "next.config.ts", "proxy.ts", "package.json"];
+const SOURCES = ["app", "lib", "db", "pages", "components", "instrumentation.ts", "next.config.ts", "proxy.ts", "server.ts", "package.json"];
 
 function newestMtime(entry) {
   if (!existsSync(entry)) return 0;

@@ -86,12 +86,13 @@ export function tail(file, lines = 30) {
   }
 }
 
-/** `next start` on a free port with the bench's data folder and database. */
+/** The built server (`npm start`: the Node server in front of Next) on a free port with the bench's data folder and database. */
 export function startApp({ root, port, dataDir, databaseUrl, admin, logFile, extraEnv = {}, nodeArgs = [] }) {
   const env = {
     ...process.env,
     NODE_ENV: "production",
     PORT: String(port),
+    HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     ADMIN_LOGIN: admin.login,
     ADMIN_PASSWORD: admin.password,
@@ -101,9 +102,9 @@ export function startApp({ root, port, dataDir, databaseUrl, admin, logFile, ext
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
   return startProcess({
-    name: "next start",
+    name: "app server",
     command: process.execPath,
-    args: [...nodeArgs, path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    args: [...nodeArgs, path.join(root, ".next", "coffre-server.mjs")],
     cwd: root,
     env,
     logFile,

@@ -17,12 +17,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the BUILT app (`next start`) and waits until /api/health answers. */
+/** Starts the BUILT app (`npm start`: the server in front of Next) and waits until /api/health answers. */
 export async function startApp(env: Record<string, string>, port?: number): Promise<AppServer> {
   const p = port ?? (await freePort());
-  const proc = spawn(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", String(p), "-H", "127.0.0.1"], {
+  const proc = spawn(process.execPath, [path.join(ROOT, ".next/coffre-server.mjs")], {
     cwd: ROOT,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ADMIN_LOGIN: "admin", ADMIN_PASSWORD: "Adm1n-password", ...env },
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(p), HOST: "127.0.0.1", TRUSTED_PROXIES: "", ADMIN_LOGIN: "admin", ADMIN_PASSWORD: "Adm1n-password", ...env },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
@@ -48,7 +48,7 @@ export async function startApp(env: Record<string, string>, port?: number): Prom
     kill: async (signal: NodeJS.Signals = "SIGTERM") => {
       if (proc.exitCode !== null || proc.signalCode !== null) return;
       const exited = new Promise((r) => proc.once("exit", r));
-      // `next start` runs the server in child processes: signal the whole group.
+      // Signal the whole group, in case the server ever runs children.
       try {
         process.kill(-proc.pid!, signal);
       } catch {}

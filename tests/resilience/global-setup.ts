@@ -5,7 +5,7 @@ import type { TestProject } from "vitest/node";
 import createTestDatabase from "../helpers/global-setup";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const SOURCES = ["app", "lib", "db", "components", "pages", "instrumentation.ts", "next.config.ts", "package.json"];
+const SOURCES = ["app", "lib", "db", "components", "pages", "instrumentation.ts", "next.config.ts", "server.ts", "proxy.ts", "package.json"];
 
 /** Resilience tests drive the built server: build when the build is missing or older than the code. */
 export default async function setup(project: TestProject) {

@@ -119,7 +119,10 @@ function assertSameOrigin(req: Request) {
   throw new AppError("forbidden", "Cross-origin request refused");
 }
 
-/** Client address: the right-most X-Forwarded-For entry is the one our own server (or proxy) saw. */
+/**
+ * Client address: server.ts, in front of Next, replaces X-Forwarded-For with the address it decided
+ * from the socket and TRUSTED_PROXIES (lib/server/http/client-address.ts), so the last entry is it.
+ */
 export function requestInfo(req: Request): RequestInfo {
   const forwarded = req.headers.get("x-forwarded-for");
   const ip = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).at(-1) ?? req.headers.get("x-real-ip") ?? "unknown";

@@ -1,0 +1,64 @@
+import { createServer, type IncomingMessage } from "node:http";
+import nextEnv from "@next/env";
+import next from "next";
+import { clientAddress, isTrustedProxy, parseTrustedProxies } from "./lib/server/http/client-address";
+
+// `npm start` runs this server in front of Next (architecture.md, "One Node server in front of
+// Next"). Today it owns one thing Next cannot do: the client's address from the socket. Next keeps
+// any X-Forwarded-For a client sends and appends nothing, so without this server a forged header
+// would pass for the client's address in throttles, connection options and logs.
+
+// The .env file, as `next start` reads it, before this server reads its own variables.
+nextEnv.loadEnvConfig(process.cwd(), false);
+
+const port = Number(process.env.PORT ?? 3000);
+// Not HOSTNAME: shells set it to the machine's name.
+const host = process.env.HOST || undefined;
+const trusted = parseTrustedProxies(process.env.TRUSTED_PROXIES);
+
+const app = next({ dev: false, dir: process.cwd(), port, hostname: host ?? "localhost" });
+
+/**
+ * Rewrites the forwarding headers once, here, so that everything behind reads one truth:
+ * X-Forwarded-For becomes the client's address alone, and the forwarded host and scheme survive
+ * only from a trusted proxy (a client-chosen host would otherwise reach links built from it).
+ */
+function normaliseForwarding(req: IncomingMessage) {
+  const peer = req.socket.remoteAddress;
+  const fromProxy = isTrustedProxy(peer, trusted);
+  req.headers["x-forwarded-for"] = clientAddress(peer, req.headers["x-forwarded-for"], trusted);
+  delete req.headers["x-real-ip"];
+  if (!fromProxy) {
+    delete req.headers["x-forwarded-host"];
+    delete req.headers["x-forwarded-proto"];
+    delete req.headers["x-forwarded-port"];
+  }
+}
+
+async function main() {
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = createServer((req, res) => {
+    normaliseForwarding(req);
+    handle(req, res).catch((error: unknown) => {
+      console.error("[coffre] request failed before Next could answer:", error);
+      if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "Internal error", code: "internal_error" }));
+      else res.destroy();
+    });
+  });
+  server.listen(port, host, () => console.log(`[coffre] listening on http://${host ?? "localhost"}:${port}`));
+
+  // Stop accepting, let requests under way finish (30 s at most), then leave.
+  const stop = () => {
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 30_000).unref();
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}
+
+main().catch((error: unknown) => {
+  console.error("[coffre] could not start:", error);
+  process.exit(1);
+});
