@@ -1,10 +1,15 @@
 import type { NextConfig } from "next";
+import { staticSecurityHeaderRules } from "./lib/server/http/security-headers";
 
 const nextConfig: NextConfig = {
   // pdfjs breaks when bundled; bundling PGlite triples build time (environment.md, traps 5).
   serverExternalPackages: ["pdfjs-dist", "@electric-sql/pglite", "sharp", "@node-rs/argon2", "postgres"],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: false },
+  // Static headers (nosniff, no framing of the API); the pages' per-request CSP is set by proxy.ts.
+  async headers() {
+    return staticSecurityHeaderRules();
+  },
 };
 
 export default nextConfig;

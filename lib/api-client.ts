@@ -1,6 +1,11 @@
 import { z } from "zod";
 import type { SignInFailure } from "@/lib/server/auth/next-auth-options";
 
+// zod 4 probes for eval (`Function("")`) before its first object parse, to compile faster
+// parsers. Our pages' CSP forbids eval, so in the browser the probe is a reported violation: tell
+// zod not to try (lib/server/http/security-headers.ts).
+if (typeof window !== "undefined") z.config({ jitless: true });
+
 // The error body every /api route emits (api.md: {error, code, details?}).
 const errorBody = z.object({ error: z.string(), code: z.string(), details: z.unknown().optional() });
 
