@@ -13,6 +13,17 @@ export async function uploadBytes(user: User, folderId: number, name: string, by
   return commitUpload(await ctxFor(user), { folderId, name, blob, mime });
 }
 
+/**
+ * Bytes that carry a format's signature and nothing playable: the server types content by its
+ * bytes, so a test of a media kind needs at least the signature.
+ */
+export const fakeMp4 = () => Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypmp42"), Buffer.alloc(4), Buffer.from("mp42isom"), Buffer.alloc(64)]);
+export const fakeMp3 = () => {
+  const frame = Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x00]), Buffer.alloc(413)]);
+  return Buffer.concat([frame, frame]);
+};
+export const fakeZip = () => Buffer.concat([Buffer.from("PK\x03\x04"), Buffer.alloc(40)]);
+
 export const makePng = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
 
