@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { crc32 } from "node:zlib";
 import sharp from "sharp";
@@ -23,6 +24,19 @@ export const fakeMp3 = () => {
   return Buffer.concat([frame, frame]);
 };
 export const fakeZip = () => Buffer.concat([Buffer.from("PK\x03\x04"), Buffer.alloc(40)]);
+
+/**
+ * Incompressible bytes that the server types as image/png: a PNG signature, an IHDR chunk and one
+ * IDAT chunk over random data (not decodable; for tests of bytes, not of pictures).
+ */
+export function pngLike(size: number): { data: Buffer; md5: string } {
+  const data = randomBytes(size);
+  const head = Buffer.from("89504e470d0a1a0a0000000d494844520000010000000100080200000000000000", "hex");
+  head.copy(data, 0);
+  data.writeUInt32BE(size - head.length - 12, head.length);
+  data.write("IDAT", head.length + 4, "latin1");
+  return { data, md5: createHash("md5").update(data).digest("hex") };
+}
 
 export const makePng = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
