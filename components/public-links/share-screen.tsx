@@ -24,7 +24,11 @@ type PublicShare = {
   unlocked: boolean;
   can_download: boolean;
   can_preview: boolean;
+  flags: number;
 };
+
+/** Flag 128: the link's one download is claimed by downloads only, so its previews are renditions. */
+const SINGLE_DOWNLOAD = 128;
 type Content = { objects: ShareContentJson[]; folder: { id: number; name: string; parent_id: number } | null };
 
 /**
@@ -73,9 +77,11 @@ export function ShareScreen({ linkKey }: { linkKey: string }) {
     try {
       const token = await fileToken(item, "preview");
       // Originals may be shown: the file itself in the page's own viewers (pdf.js for PDFs). A
-      // preview-only link: the server's preview page, made of renditions (never the original bytes).
-      const path = data.can_download ? `/api/preview/${item.id}/content` : `/api/preview/${item.id}`;
-      setPreviewing({ item, url: `${path}?token=${encodeURIComponent(token)}`, originals: data.can_download });
+      // preview-only or single-download link: the server's preview page, made of renditions
+      // (never the original bytes).
+      const originals = data.can_download && !(data.flags & SINGLE_DOWNLOAD);
+      const path = originals ? `/api/preview/${item.id}/content` : `/api/preview/${item.id}`;
+      setPreviewing({ item, url: `${path}?token=${encodeURIComponent(token)}`, originals });
     } catch (e) {
       setError(e instanceof ApiError ? t(closedLinkMessage(e)) : t("error.generic"));
     }
@@ -165,7 +171,8 @@ export function ShareScreen({ linkKey }: { linkKey: string }) {
               <PreviewBody key={previewing.url} file={previewing.item} url={previewing.url} />
             </div>
           ) : (
-            <iframe className={styles.frame} src={previewing.url} title={t("preview.title", { name: previewing.item.name })} data-testid="share-preview" />
+            // The preview page runs no script and needs nothing the sandbox takes away.
+            <iframe className={styles.frame} sandbox="" src={previewing.url} title={t("preview.title", { name: previewing.item.name })} data-testid="share-preview" />
           )}
         </section>
       )}

@@ -9,6 +9,7 @@ import { getFileOrThrow } from "../files/get-file";
 import { redeemFileToken } from "../tokens/redeem-file-token";
 import { attachmentDisposition } from "./content-disposition";
 import { parseRange } from "./range";
+import { servedType } from "./served-type";
 
 /** The parts of the HTTP request a download depends on. */
 export type DownloadRequest = { method: string; range: string | null; ifNoneMatch: string | null; ifRange: string | null; info: RequestInfo };
@@ -75,8 +76,11 @@ export async function planDownload(db: DbOrTx, target: Target, http: DownloadReq
   }
   const headers: Record<string, string> = {
     ...common,
-    "Content-Type": version.mime || "application/octet-stream",
+    "Content-Type": servedType(version.mime),
     "Content-Disposition": attachmentDisposition(file.name),
+    // Always an attachment; should a browser render it anyway (an old one, a viewer extension),
+    // nothing of it runs with our origin (api.md, "Served types").
+    "Content-Security-Policy": "sandbox",
   };
   const isGet = http.method === "GET";
   if (isGet && (range.kind === "whole" || range.start === 0)) {

@@ -13,12 +13,17 @@ import { enqueueDerivatives } from "../previews/enqueue-derivatives";
 import { loadLocks, isLockedForOthers } from "../locks/serialize-lock";
 import { assertQuota } from "../quotas/assert-quota";
 import { firstFreeName, sameName, validateName } from "./names";
-import { guessMime } from "./mime";
+import { sniffStoredType } from "./content-type";
 
 export type CommitInput = {
   folderId: number;
   name: string;
   blob: StoredBlob;
+  /**
+   * What the client declared (multipart part type, tus `filetype`, chunked `mime`) or the source
+   * version's type for copies. Never stored: the server decides the type from the bytes and the
+   * name (api.md, "Served types"), so a declared type cannot make an HTML page a PDF or an image.
+   */
   mime?: string;
   /** Drop links: never replace an existing file; use a numbered name instead. */
   neverOverwrite?: boolean;
@@ -32,18 +37,21 @@ export type CommitResult = { file: FileRow; version: FileVersion; folder: Folder
  * The one way content becomes visible: multipart, chunked and tus uploads, copies and clones all
  * end here. In one transaction it checks rights, locks and quotas (holding the quota rows, so
  * concurrent uploads cannot exceed them together) and creates the file or its next version.
- * On any failure the new blob is deleted, so nothing half-done stays behind.
+ * On any failure the new blob is deleted, so nothing half-done stays behind. The stored type
+ * comes from the blob's first bytes and the name (sniffStoredType), whatever the client said.
  */
 export async function commitUpload(ctx: AuthedCtx, input: CommitInput): Promise<CommitResult> {
   try {
-    return await ctx.db.transaction((tx) => commitInTransaction({ ...ctx, db: tx }, input));
+    // Read before the transaction: no row stays locked during the blob read.
+    const mime = await sniffStoredType(input.blob, input.name);
+    return await ctx.db.transaction((tx) => commitInTransaction({ ...ctx, db: tx }, input, mime));
   } catch (error) {
     if (!input.sharedBlob) await getBlobStore().delete(input.blob.id).catch(() => {});
     throw error;
   }
 }
 
-async function commitInTransaction(ctx: AuthedCtx, input: CommitInput): Promise<CommitResult> {
+async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, mime: string): Promise<CommitResult> {
   const { db } = ctx;
   const user = ctx.actor.user;
   let name = validateName(input.name);
@@ -80,7 +88,7 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput): Promise<
       blobId: input.blob.id,
       size: input.blob.size,
       md5: input.blob.md5,
-      mime: input.mime && input.mime !== "application/octet-stream" ? input.mime : guessMime(name),
+      mime,
       creatorId: user.id,
       createdAt: now,
       modifiedAt: now,

@@ -1,6 +1,8 @@
 /**
  * What a version's content is, for previews and text extraction. Decided from the stored MIME
- * type and, when that is generic, from the name's extension (uploads often say octet-stream).
+ * type, which the server sniffed from the bytes at upload (commit-upload). Images and PDFs come
+ * from that type alone, never from the name: a "report.pdf" the sniffer did not find to be a PDF
+ * is no PDF. Text, HTML and office formats may also be recognised by the name's extension.
  */
 export type ContentKind = "image" | "pdf" | "video" | "audio" | "text" | "html" | "office" | "other";
 
@@ -28,7 +30,7 @@ export function contentKind(mime: string | null | undefined, name: string): Cont
   const type = (mime ?? "").toLowerCase().split(";")[0].trim();
   const extension = name.includes(".") ? name.slice(name.lastIndexOf(".") + 1).toLowerCase() : "";
   if (IMAGE_MIMES.has(type)) return "image";
-  if (type === "application/pdf" || extension === "pdf") return "pdf";
+  if (type === "application/pdf") return "pdf";
   if (type.startsWith("video/")) return "video";
   if (type.startsWith("audio/")) return "audio";
   if (type === "text/html" || type === "application/xhtml+xml" || extension === "html" || extension === "htm") return "html";

@@ -11,7 +11,7 @@ export const TEXT_PREVIEW_BYTES = 256 * 1024;
 
 /**
  * The page's own policy: no script at all; the file is shown only through elements that load it
- * from our content route (images, media, a PDF frame, a sandboxed frame for HTML). Text is
+ * from our content route (images, media, a sandboxed frame for HTML). Text is
  * escaped into a <pre>, never inserted as markup.
  */
 const PAGE_CSP =
@@ -28,8 +28,12 @@ p{text-align:center}a{color:#1d4ed8}
 
 /**
  * GET /preview/(fileId): an HTML page for an iframe showing one version (read right; by session
- * or preview token): an image, a PDF in the browser's viewer, a player for audio and video, the
- * beginning of a text file, or a download link for other formats. Records a preview event.
+ * or preview token): an image, a PDF's pages, a player for audio and video, the beginning of a
+ * text file, or a download link for other formats. Records a preview event.
+ *
+ * Every frame of content in it is sandboxed. A PDF is therefore shown as rendered pages (no
+ * browser shows a PDF inside a sandboxed frame), with a link opening the original in the
+ * browser's own viewer, as a page of its own, for callers who may have the original.
  */
 export async function renderPreviewPage(ctx: Ctx, versionId: number, token: string | undefined): Promise<Response> {
   const access = await getPreviewAccessOrThrow(ctx, versionId, token);
@@ -40,7 +44,8 @@ export async function renderPreviewPage(ctx: Ctx, versionId: number, token: stri
   const contentToken = needsContentUrl ? (access.token ?? (await createFileToken({ ...ctx, actor: ctx.actor! }, version.id, "preview")).token) : null;
   const contentUrl = contentToken ? `/api/preview/${version.id}/content?token=${encodeURIComponent(contentToken)}` : "";
   const shown = { name: file.name, versionId: version.id, contentUrl, blobId: version.blobId, size: version.size };
-  const body = access.originals ? await bodyFor(kind, shown) : await renditionBodyFor(kind, shown, await renditionPages(ctx.db, version.id));
+  const pages = kind === "pdf" ? await renditionPages(ctx.db, version.id) : 0;
+  const body = access.originals ? await bodyFor(kind, shown, pages) : await renditionBodyFor(kind, shown, pages);
 
   if (!access.counted) await recordEvent(ctx.db, ctx.request, { targetType: "file", targetId: file.id, versionId: version.id, type: FILE_EVENT.preview, actorId: access.actorId });
   const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><title>${escapeHtml(file.name)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
@@ -57,14 +62,14 @@ export async function renderPreviewPage(ctx: Ctx, versionId: number, token: stri
 
 type Shown = { name: string; versionId: number; contentUrl: string; blobId: string | null; size: number };
 
-async function bodyFor(kind: ContentKind, shown: Shown): Promise<string> {
+async function bodyFor(kind: ContentKind, shown: Shown, pages: number): Promise<string> {
   const name = escapeHtml(shown.name);
   const src = escapeHtml(shown.contentUrl);
   switch (kind) {
     case "image":
       return `<img src="${src}" alt="${name}">`;
     case "pdf":
-      return `<iframe src="${src}" title="${name}"></iframe>`;
+      return pdfPages(shown, pages, `<p><a href="${src}" target="_blank" rel="noopener noreferrer">Open ${name}</a></p>`);
     case "html":
       // Shown as a page, but in a sandbox: no script, no access to our origin.
       return `<iframe sandbox src="${src}" title="${name}"></iframe>`;
@@ -84,12 +89,17 @@ async function renditionBodyFor(kind: ContentKind, shown: Shown, pages: number):
   const name = escapeHtml(shown.name);
   const src = escapeHtml(shown.contentUrl);
   if (kind === "image") return `<img src="${src}" alt="${name}">`;
-  if (kind === "pdf") {
-    const images = Array.from({ length: pages }, (_, i) => `<img class="page" src="${src}&amp;page=${i + 1}" alt="${name}, page ${i + 1}" loading="lazy">`);
-    return `<div class="pages">${images.join("")}</div>`;
-  }
-  if (kind === "text") return bodyFor(kind, shown);
+  if (kind === "pdf") return pdfPages(shown, pages, "");
+  if (kind === "text") return bodyFor(kind, shown, pages);
   return `<p>${name}<br>No preview of this format.</p>`;
+}
+
+/** A PDF as images of its pages (renditions: `page` makes the content route render one). */
+function pdfPages(shown: Shown, pages: number, before: string): string {
+  const name = escapeHtml(shown.name);
+  const src = escapeHtml(shown.contentUrl);
+  const images = Array.from({ length: pages }, (_, i) => `<img class="page" src="${src}&amp;page=${i + 1}" alt="${name}, page ${i + 1}" loading="lazy">`);
+  return `<div class="pages">${before}${images.join("")}</div>`;
 }
 
 export function escapeHtml(text: string): string {

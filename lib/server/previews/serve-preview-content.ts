@@ -4,7 +4,7 @@ import type { Ctx } from "../context";
 import { AppError } from "../errors";
 import { attachmentDisposition } from "../downloads/content-disposition";
 import { parseRange } from "../downloads/range";
-import { contentKind } from "./formats";
+import { inlineSafetyHeaders, servedType } from "../downloads/served-type";
 import { getPreviewAccessOrThrow } from "./preview-access";
 import { serveRendition } from "./serve-rendition";
 
@@ -14,36 +14,29 @@ const pageOf = (req: Request) => {
 };
 
 /**
- * Nothing of a file runs with our origin: its own page gets a sandbox (no script, no same-origin
- * access, no form, no navigation of the parent). PDFs are the exception: browsers refuse to show
- * a PDF in a sandbox, and their viewer runs apart from our origin anyway.
- */
-const SANDBOX_CSP = "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'";
-
-/**
  * GET /preview/(fileId)/content?token=: the bytes the preview page shows (image, PDF, media,
- * sandboxed HTML), inline, with byte ranges for media seeking; for a preview-only link, a
- * rendition instead (`page` picks a PDF page). A preview token only, as the
- * elements of the page cannot send an Authorization header; the preview event is the page's.
+ * sandboxed HTML), inline, with byte ranges for media seeking. The original needs the download
+ * right (preview-access); without it, and whenever a PDF page is asked for (`page`, the preview
+ * page's images), a rendition instead. A preview token only, as the elements of the page cannot
+ * send an Authorization header; the preview event is the page's.
  */
 export async function servePreviewContent(ctx: Ctx, versionId: number, token: string, req: Request): Promise<Response> {
   const { file, version, originals } = await getPreviewAccessOrThrow(ctx, versionId, token);
-  if (!originals) return serveRendition(file, version, pageOf(req));
+  if (!originals || new URL(req.url).searchParams.has("page")) return serveRendition(file, version, pageOf(req));
   if (!version.blobId) throw new AppError("not_found", "The content of this file is missing");
   const size = version.size;
   const range = parseRange(req.headers.get("range"), size);
   if (range.kind === "unsatisfiable") {
     throw new AppError("range_not_satisfiable", `The range is outside the ${size} bytes of this file`, undefined, { "Content-Range": `bytes */${size}` });
   }
-  const isPdf = contentKind(version.mime, file.name) === "pdf";
+  const type = servedType(version.mime);
   const headers: Record<string, string> = {
-    "Content-Type": version.mime || "application/octet-stream",
+    "Content-Type": type,
     "Content-Disposition": attachmentDisposition(file.name).replace(/^attachment/, "inline"),
     "Cache-Control": "private, no-cache, no-transform",
     "Accept-Ranges": "bytes",
-    "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
-    ...(isPdf ? {} : { "Content-Security-Policy": SANDBOX_CSP }),
+    ...inlineSafetyHeaders(type),
   };
   if (size === 0) return new Response(null, { status: 200, headers: { ...headers, "Content-Length": "0" } });
   const store = getBlobStore();

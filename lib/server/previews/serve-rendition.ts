@@ -1,4 +1,3 @@
-import { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import type { DbOrTx } from "@/db";
@@ -16,28 +15,60 @@ export const MAX_RENDERED_PAGES = 50;
 
 const HEADERS = { "Cache-Control": "private, no-cache, no-transform", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" };
 
+/** Past this size an image is not decoded for a rendition (sharp holds a streamed input whole). */
+export const MAX_RENDITION_INPUT_BYTES = 200 * 1024 * 1024;
+
 /**
- * What a preview-only link shows instead of the file: images re-encoded at most 1600 px (WebP,
- * streamed through sharp with the same pixel limit as thumbnails), PDF pages rendered one by one
- * to PNG. The original bytes never leave by this route; other formats have no rendition (403).
+ * What a caller without the right to the original sees instead of the file (a preview-only or
+ * single-download link, a user with read but not download): images re-encoded at most 1600 px
+ * (WebP, with the same pixel limit as thumbnails), PDF pages rendered one by one to PNG. The
+ * original bytes never leave by this route; other formats have no rendition (403).
+ *
+ * A rendition is bounded in size, so it is made whole before the first byte goes out: content
+ * that cannot be decoded (damaged, or not what its type says) is a clean 415 with the contract's
+ * error body, never a 500 nor a connection cut mid-answer.
  */
 export async function serveRendition(file: FileRow, version: FileVersion, page: number): Promise<Response> {
   if (!version.blobId) throw new AppError("not_found", "The content of this file is missing");
   const kind = contentKind(version.mime, file.name);
   if (kind === "image") {
-    const source = await getBlobStore().read(version.blobId);
-    const resized = sharp({ limitInputPixels: MAX_INPUT_PIXELS }).rotate().resize({ width: RENDITION_SIDE, height: RENDITION_SIDE, fit: "inside", withoutEnlargement: true }).webp({ quality: 82 });
-    source.on("error", (error) => resized.destroy(error));
-    return new Response(Readable.toWeb(source.pipe(resized)) as ReadableStream<Uint8Array>, { headers: { ...HEADERS, "Content-Type": "image/webp" } });
+    const webp = await renderImage(version.blobId, version.size);
+    return new Response(new Uint8Array(webp), { headers: { ...HEADERS, "Content-Type": "image/webp", "Content-Length": String(webp.length) } });
   }
   if (kind === "pdf") {
     const png = await withPdf(version.blobId, version.size, async (doc) => {
       if (page > doc.numPages) throw new AppError("not_found", `This document has ${doc.numPages} page(s)`);
       return renderPage(doc, page, RENDITION_SIDE);
+    }).catch((error: unknown) => {
+      throw error instanceof AppError ? error : unrenderable(error);
     });
     return new Response(new Uint8Array(png), { headers: { ...HEADERS, "Content-Type": "image/png", "Content-Length": String(png.length) } });
   }
   throw new AppError("forbidden", "This link only allows previews, and this format has none");
+}
+
+async function renderImage(blobId: string, size: number): Promise<Buffer> {
+  if (size > MAX_RENDITION_INPUT_BYTES) throw unrenderable(new Error(`${size} bytes is too large for a rendition`));
+  const source = await getBlobStore().read(blobId);
+  const resized = sharp({ limitInputPixels: MAX_INPUT_PIXELS }).rotate().resize({ width: RENDITION_SIDE, height: RENDITION_SIDE, fit: "inside", withoutEnlargement: true }).webp({ quality: 82 });
+  // A failing read of our own store is our fault (500); a failing decode is the file's (415).
+  let readError: unknown = null;
+  source.on("error", (error) => {
+    readError = error;
+    resized.destroy(error);
+  });
+  source.pipe(resized);
+  try {
+    return await resized.toBuffer();
+  } catch (error) {
+    source.destroy();
+    throw readError ?? unrenderable(error);
+  }
+}
+
+function unrenderable(cause: unknown): AppError {
+  console.warn("[coffre] a rendition could not be made:", cause instanceof Error ? cause.message : cause);
+  return new AppError("unsupported_media_type", "This file cannot be shown: it is damaged or not in the format its type says");
 }
 
 /** How many pages a preview page shows for a PDF rendition: the job's count, else the first one. */

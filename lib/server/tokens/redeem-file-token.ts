@@ -6,9 +6,11 @@ import { accountRefusal } from "../auth/account-state";
 import { hashToken } from "../auth/tokens";
 import { AppError } from "../errors";
 import { resolveFolderRights } from "../rights/resolve-rights";
+import type { Rights } from "../rights/rights";
 import { RIGHT_FOR_TOKEN } from "./create-file-token";
 
-export type RedeemedFileToken = { version: FileVersion; file: FileRow; folder: Folder; user: User };
+/** `rights`: the token user's rights in the file's folder now (a preview token's holder may lack download). */
+export type RedeemedFileToken = { version: FileVersion; file: FileRow; folder: Folder; user: User; rights: Rights };
 
 /**
  * What a file token gives access to, for the download and preview routes. A token stays usable
@@ -35,5 +37,5 @@ export async function redeemFileToken(db: DbOrTx, token: string, type: FileToken
   if (!found) throw new AppError("not_found", "File not found");
   const rights = await resolveFolderRights(db, row.user, found.folder.id);
   if (!rights[RIGHT_FOR_TOKEN[type]]) throw new AppError("forbidden", "The right this token was given for has been withdrawn");
-  return { ...found, user: row.user };
+  return { ...found, user: row.user, rights };
 }

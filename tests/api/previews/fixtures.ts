@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { crc32 } from "node:zlib";
 import sharp from "sharp";
@@ -11,6 +12,30 @@ import { ctxFor } from "../../helpers/files";
 export async function uploadBytes(user: User, folderId: number, name: string, bytes: Buffer, mime?: string) {
   const blob = await getBlobStore().put(Readable.from([bytes]));
   return commitUpload(await ctxFor(user), { folderId, name, blob, mime });
+}
+
+/**
+ * Bytes that carry a format's signature and nothing playable: the server types content by its
+ * bytes, so a test of a media kind needs at least the signature.
+ */
+export const fakeMp4 = () => Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypmp42"), Buffer.alloc(4), Buffer.from("mp42isom"), Buffer.alloc(64)]);
+export const fakeMp3 = () => {
+  const frame = Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x00]), Buffer.alloc(413)]);
+  return Buffer.concat([frame, frame]);
+};
+export const fakeZip = () => Buffer.concat([Buffer.from("PK\x03\x04"), Buffer.alloc(40)]);
+
+/**
+ * Incompressible bytes that the server types as image/png: a PNG signature, an IHDR chunk and one
+ * IDAT chunk over random data (not decodable; for tests of bytes, not of pictures).
+ */
+export function pngLike(size: number): { data: Buffer; md5: string } {
+  const data = randomBytes(size);
+  const head = Buffer.from("89504e470d0a1a0a0000000d494844520000010000000100080200000000000000", "hex");
+  head.copy(data, 0);
+  data.writeUInt32BE(size - head.length - 12, head.length);
+  data.write("IDAT", head.length + 4, "latin1");
+  return { data, md5: createHash("md5").update(data).digest("hex") };
 }
 
 export const makePng = (width: number, height: number) =>

@@ -7,7 +7,7 @@ import { createFileScene, OPEN_TIMEOUT, openDatabase } from "../../helpers/file-
 import { allRightsBut, ctxFor, grantRight, uploadText } from "../../helpers/files";
 import { call, expectError } from "../../helpers/http";
 import { expectAuthRequired, expectRefusedFor } from "../../helpers/security";
-import { callBytes, makePdf, makePng, uploadBytes } from "./fixtures";
+import { callBytes, fakeMp3, fakeMp4, fakeZip, makePdf, makePng, uploadBytes } from "./fixtures";
 
 beforeAll(openDatabase, OPEN_TIMEOUT);
 
@@ -51,7 +51,7 @@ describe("GET /api/preview/(fileId)", () => {
     expectError(await call(contentRoute.GET, { ...at(version.id), query: { token }, headers: { range: `bytes=${png.length + 5}-` } }), 416);
   });
 
-  it("shows text escaped, HTML in a sandbox, PDF in a frame, media in players, others as a download link", async () => {
+  it("shows text escaped, HTML in a sandbox, PDF as pages with a link to the original, media in players, others as a download link", async () => {
     const { owner, folder } = await createFileScene();
     const { version: text } = await uploadText(owner, folder.id, "evil.txt", `<script>alert(1)</script> & "quotes"`);
     const textPage = await page(owner.token, text.id);
@@ -68,16 +68,19 @@ describe("GET /api/preview/(fileId)", () => {
     const { version: pdf } = await uploadBytes(owner, folder.id, "doc.pdf", makePdf(["hello"]), "application/pdf");
     const pdfPage = await page(owner.token, pdf.id);
     expectSafePage(pdfPage);
-    expect(pdfPage.text).toMatch(/<iframe src="\/api\/preview\/\d+\/content\?token=[^"]+" title="doc.pdf">/);
+    // No browser shows a PDF in a sandboxed frame, and every frame of content is sandboxed: pages.
+    expect(pdfPage.text).not.toMatch(/<iframe(?![^>]*sandbox)/);
+    expect(pdfPage.text).toMatch(/<a href="\/api\/preview\/\d+\/content\?token=[^"]+" target="_blank" rel="noopener noreferrer">Open doc.pdf<\/a>/);
+    expect(pdfPage.text).toMatch(/<img class="page" src="\/api\/preview\/\d+\/content\?token=[^"]+&amp;page=1" alt="doc.pdf, page 1"/);
     const pdfContent = await call(contentRoute.GET, { ...at(pdf.id), query: { token: contentUrlOf(pdfPage.text).searchParams.get("token")! } });
     expect(pdfContent.headers.get("content-type")).toBe("application/pdf");
     expect(pdfContent.headers.get("content-security-policy")).toBeNull();
 
-    const { version: video } = await uploadBytes(owner, folder.id, "clip.mp4", Buffer.from("0000"), "video/mp4");
+    const { version: video } = await uploadBytes(owner, folder.id, "clip.mp4", fakeMp4(), "video/mp4");
     expect((await page(owner.token, video.id)).text).toMatch(/<video controls preload="metadata" src="\/api\/preview\/\d+\/content\?token=/);
-    const { version: audio } = await uploadBytes(owner, folder.id, "song.mp3", Buffer.from("0000"), "audio/mpeg");
+    const { version: audio } = await uploadBytes(owner, folder.id, "song.mp3", fakeMp3(), "audio/mpeg");
     expect((await page(owner.token, audio.id)).text).toMatch(/<audio controls/);
-    const { version: zip } = await uploadBytes(owner, folder.id, "a<b>.zip", Buffer.from("PK"), "application/zip");
+    const { version: zip } = await uploadBytes(owner, folder.id, "a<b>.zip", fakeZip(), "application/zip");
     const zipPage = await page(owner.token, zip.id);
     expectSafePage(zipPage);
     expect(zipPage.text).toContain(`a&lt;b&gt;.zip<br><a href="/api/file/${zip.id}/download" download>`);

@@ -18,7 +18,7 @@ import { createFileScene, OPEN_TIMEOUT, openDatabase } from "../../helpers/file-
 import { allRightsBut, createFolder, grantRight, uploadText } from "../../helpers/files";
 import { call, expectError } from "../../helpers/http";
 import { expectAuthRequired, expectRefusedFor } from "../../helpers/security";
-import { callBytes, magic, makePdf, makePng, makePngBomb, uploadBytes } from "./fixtures";
+import { callBytes, fakeMp4, magic, makePdf, makePng, makePngBomb, uploadBytes } from "./fixtures";
 
 beforeAll(openDatabase, OPEN_TIMEOUT);
 beforeEach(() => {
@@ -107,7 +107,7 @@ describe("preview jobs", () => {
     expect(await previewRow(notes.id)).toMatchObject({ state: "none", fileType: null });
     expectError(await state(owner.token, notes.id), 415, "unsupported_media_type");
 
-    const { version: movie } = await uploadBytes(owner, folder.id, "clip.mp4", Buffer.from("not really a video"), "video/mp4");
+    const { version: movie } = await uploadBytes(owner, folder.id, "clip.mp4", fakeMp4(), "video/mp4");
     await makePreview(db, movie.id);
     expect(await previewRow(movie.id)).toMatchObject({ state: "none", error: expect.stringMatching(/ffmpeg/) });
     const unsupported = await thumbnail(owner.token, movie.id);

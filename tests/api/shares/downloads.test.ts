@@ -24,6 +24,7 @@ import { call, expectError } from "../../helpers/http";
 import { expectAuthRequired } from "../../helpers/security";
 import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp";
 import { md5, openDatabase, randomFile, uploadBytes } from "../../helpers/upload-factories";
+import { pngLike } from "../previews/fixtures";
 import { bearer, createShare, unlock, type ShareJson } from "./share-helpers";
 
 // Downloads and zips answer on Node's own response (pages/api): tested over real HTTP.
@@ -72,7 +73,8 @@ async function scene() {
   const folder = await createFolder(owner, owner.privateRootId!, "Project");
   const sub = await createFolder(owner, folder.id, "Drafts");
   await createFolder(owner, sub.id, "Empty");
-  const photo = randomFile(300_000);
+  // Typed image/png by its bytes (a signature), so the zip stores it as it is.
+  const photo = pngLike(300_000);
   const readme = await uploadText(owner, folder.id, "readme.txt", "read me first");
   const image = await uploadBytes(owner, folder.id, "photo.png", photo.data, "image/png");
   const draft = await uploadText(owner, sub.id, "draft.md", "# draft\n".repeat(2000));
