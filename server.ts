@@ -1,12 +1,35 @@
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import nextEnv from "@next/env";
 import next from "next";
+import { downloadById, downloadByToken } from "./lib/server/downloads/serve-download";
 import { clientAddress, isTrustedProxy, parseTrustedProxies } from "./lib/server/http/client-address";
+import { serveShareZip } from "./lib/server/shares/serve-zip";
 
 // `npm start` runs this server in front of Next (architecture.md, "One Node server in front of
-// Next"). Today it owns one thing Next cannot do: the client's address from the socket. Next keeps
-// any X-Forwarded-For a client sends and appends nothing, so without this server a forged header
-// would pass for the client's address in throttles, connection options and logs.
+// Next"). It decides the client's address from the socket (Next keeps any X-Forwarded-For a client
+// sends, so a forged header would pass for the client in throttles, connection options and logs),
+// and it answers the paths where bytes matter on the raw request, without Next's per-request and
+// per-chunk work; every other request goes to Next.
+
+type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/**
+ * The fast paths: each calls the same services and the same authentication as its `app/api` or
+ * `pages/api` route, which stays as the contract's table of contents.
+ */
+const FAST_PATHS: { pattern: RegExp; handler: NodeHandler }[] = [
+  { pattern: /^\/api\/file\/[^/]+\/download\/?$/, handler: downloadById },
+  { pattern: /^\/api\/file\/download\/?$/, handler: downloadByToken },
+  { pattern: /^\/api\/zip\/share\/[^/]+\/?$/, handler: serveShareZip },
+];
+
+function fastPathFor(url: string | undefined): NodeHandler | undefined {
+  const pathname = (url ?? "/").split("?", 1)[0];
+  return FAST_PATHS.find((path) => path.pattern.test(pathname))?.handler;
+}
+
+/** What next.config.ts adds to every /api answer that Next serves. */
+const API_HEADERS = { "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY" };
 
 // The .env file, as `next start` reads it, before this server reads its own variables.
 nextEnv.loadEnvConfig(process.cwd(), false);
@@ -40,7 +63,11 @@ async function main() {
   const handle = app.getRequestHandler();
   const server = createServer((req, res) => {
     normaliseForwarding(req);
-    handle(req, res).catch((error: unknown) => {
+    const fast = fastPathFor(req.url);
+    if (fast) {
+      for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
+    }
+    (fast ?? handle)(req, res).catch((error: unknown) => {
       console.error("[coffre] request failed before Next could answer:", error);
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "Internal error", code: "internal_error" }));
       else res.destroy();
