@@ -1,12 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { pipeline } from "node:stream/promises";
 import { getDb, type Db } from "@/db";
 import { downloadParams, downloadQuery, tokenDownloadQuery } from "@/lib/contracts/uploads";
-import { getBlobStore } from "@/lib/storage";
 import { AppError, toErrorResponse } from "../errors";
 import { appUrl } from "../mail/app-url";
 import { prepareShareDownload } from "../shares/share-download";
 import { authenticate, requestInfo } from "../http/route";
+import { openBlob } from "./send-blob";
 import { prepareDownloadById, prepareDownloadByToken, type DownloadRequest, type PreparedDownload } from "./prepare-download";
 
 type Prepare = (db: Db, request: Request, url: URL, http: DownloadRequest) => Promise<PreparedDownload>;
@@ -36,19 +35,15 @@ function nodeDownloadHandler(prepare: Prepare) {
       };
       prepared = await prepare(await getDb(), request, url, http);
       // Opened before the headers go out, so a missing blob is still a clean 404.
-      const stream = prepared.body ? await getBlobStore().read(prepared.body.blobId, prepared.body.range) : null;
+      const blob = prepared.body ? await openBlob(prepared.body.blobId, prepared.body.range) : null;
       res.writeHead(prepared.status, prepared.headers);
-      if (!stream) {
+      if (!blob) {
         res.end();
         await settle(prepared, true);
         return;
       }
       // false when the client went away mid-download: nothing to answer any more.
-      const complete = await pipeline(stream, res).then(
-        () => true,
-        () => false,
-      );
-      await settle(prepared, complete);
+      await settle(prepared, await blob.send(res));
     } catch (error) {
       if (prepared) await settle(prepared, false);
       await sendError(res, method, error);
