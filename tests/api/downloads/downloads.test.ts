@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
@@ -7,21 +5,20 @@ import { events } from "@/db/schema";
 import { downloadById, downloadByToken } from "@/lib/server/downloads/serve-download";
 import { createFileToken } from "@/lib/server/tokens/create-file-token";
 import { createExpiredToken, createTestUser, type TestUser } from "../../helpers/factories";
+import { serveNode } from "../../helpers/node-server";
 import { allRightsBut, createFolder, ctxFor, grantRight } from "../../helpers/files";
 import { md5, openDatabase, randomFile, uploadBytes } from "../../helpers/upload-factories";
 
 // The download routes answer on Node's own response (pages/api), so they are tested over real HTTP.
-let server: http.Server;
+let server: Awaited<ReturnType<typeof serveNode>>;
 let base = "";
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => (req.url?.startsWith("/api/file/download") ? downloadByToken(req, res) : downloadById(req, res)));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveNode((req, res) => (req.url?.startsWith("/api/file/download") ? downloadByToken(req, res) : downloadById(req, res)));
+  base = server.url;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
 });
 
 async function get(path: string, options: { token?: string | null; headers?: Record<string, string>; method?: string } = {}) {

@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as contentRoute from "@/app/api/preview/[fileId]/content/route";
 import * as previewRoute from "@/app/api/preview/[fileId]/route";
@@ -9,6 +7,7 @@ import { downloadByToken } from "@/lib/server/downloads/serve-download";
 import { makePreview } from "@/lib/server/previews/make-preview";
 import { createFileToken } from "@/lib/server/tokens/create-file-token";
 import { createTestUser, type TestUser } from "../../helpers/factories";
+import { serveNode } from "../../helpers/node-server";
 import { createFolder, ctxFor, grantRight } from "../../helpers/files";
 import { call } from "../../helpers/http";
 import { OPEN_TIMEOUT, openDatabase } from "../../helpers/file-ops-factories";
@@ -19,16 +18,14 @@ import { createShare } from "../shares/share-helpers";
 // previews are renditions, and a rendition that cannot be made is a clean 415.
 beforeAll(openDatabase, OPEN_TIMEOUT);
 
-let server: http.Server;
+let server: Awaited<ReturnType<typeof serveNode>>;
 let base = "";
 beforeAll(async () => {
-  server = http.createServer((req, res) => downloadByToken(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveNode((req, res) => downloadByToken(req, res));
+  base = server.url;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
 });
 
 const at = (versionId: number) => ({ params: { fileId: String(versionId) } });

