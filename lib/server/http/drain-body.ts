@@ -1,5 +1,3 @@
-import type { RouteContext } from "./route";
-
 /**
  * Refusing a request body safely (environment.md, trap 16; nodejs/undici#5715).
  *
@@ -69,10 +67,10 @@ export function detachedBody(req: Request): { stream: ReadableStream<Uint8Array>
  * Wraps a handler of a route that takes a body: whatever it answers, a body it did not read
  * (refused before reading: unknown link, no session, bad query...) is drained, not left behind.
  */
-export function drainingBody<C extends RouteContext | undefined>(handler: (req: Request, context: C) => Promise<Response>) {
-  return async (req: Request, context: C): Promise<Response> => {
+export function drainingBody<Rest extends unknown[]>(handler: (req: Request, ...rest: Rest) => Promise<Response>) {
+  return async (req: Request, ...rest: Rest): Promise<Response> => {
     try {
-      return await handler(req, context);
+      return await handler(req, ...rest);
     } finally {
       discardBody(req);
     }
