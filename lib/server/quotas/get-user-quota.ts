@@ -2,7 +2,7 @@ import { managesUser } from "../auth/authenticate";
 import type { AuthedCtx } from "../context";
 import { forbidden } from "../errors";
 import { getLiveUserOrThrow } from "../users/user-access";
-import { pendingOfUser, usedByUser } from "./assert-quota";
+import { usedByUser } from "./assert-quota";
 
 /**
  * GET /user/(userId)/quota: {quota, used} (api.md: `used`, not the example's `user`). Everyone
@@ -14,6 +14,5 @@ export async function getUserQuota(ctx: AuthedCtx, userId: number) {
   const allowed = userId === actor.id || actor.role === 3 || (actor.role === 4 && (await managesUser(ctx.db, actor.id, userId)));
   if (!allowed) throw forbidden("You may not read this user's quota");
   const user = await getLiveUserOrThrow(ctx.db, userId);
-  // `pending` (beyond the contract): bytes reserved by the user's uploads under way.
-  return { quota: user.quota, used: await usedByUser(ctx.db, user.id), pending: await pendingOfUser(ctx.db, user.id) };
+  return { quota: user.quota, used: await usedByUser(ctx.db, user.id) };
 }
