@@ -2,8 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Readable } from "node:stream";
-import { Transform } from "node:stream";
+import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { UploadFields } from "@/lib/contracts/uploads";
 import { storageError } from "@/lib/storage/local-store";
@@ -136,7 +135,8 @@ export async function dropIfEmpty(ctx: AuthedCtx, uploadId: string, chunks: numb
 }
 
 /**
- * One request of the chunked protocol (rest-interface: Upload). Chunks may come in any order and
+ * One request of the chunked protocol (rest-interface: Upload). The first chunk filed opens the
+ * upload and reserves its `fileSize` (openChunkedUpload). Chunks may come in any order and
  * again (a re-sent chunk replaces the first); the request that completes the set, whatever its
  * index, assembles and commits the file (201). Otherwise the answer is `OK`, or the missing
  * chunks when `report` is set or when the last index arrives with holes left.
