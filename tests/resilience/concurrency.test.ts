@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, folderFiles, makeFolder, privateRootOf, signIn, startApp, uploadFile, type AppServer, serverCrashes } from "./app-server";
+import { api, type AppServer, folderFiles, makeFolder, privateRootOf, serverCrashes, signIn, startApp, uploadFile } from "./app-server";
 
 let app: AppServer;
 let token: string;

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, signIn, startApp, type AppServer, serverCrashes } from "./app-server";
+import { type AppServer, freePort, serverCrashes, signIn, startApp } from "./app-server";
 import { privatePostgres } from "./private-postgres";
 
 // The database goes away under load: requests fail with 503 (the contract's error body), and

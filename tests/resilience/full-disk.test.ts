@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, folderFiles, makeFolder, privateRootOf, signIn, startApp, uploadFile, type AppServer, serverCrashes } from "./app-server";
+import { api, type AppServer, folderFiles, makeFolder, privateRootOf, serverCrashes, signIn, startApp, uploadFile } from "./app-server";
 
 // A full disk: the data folder is a small tmpfs. An upload that does not fit answers 507, and
 // what was stored before stays whole. Mounting needs root (CI runs as root).

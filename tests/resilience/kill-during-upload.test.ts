@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, folderFiles, makeFolder, privateRootOf, signIn, startApp, type AppServer, serverCrashes } from "./app-server";
+import { api, type AppServer, folderFiles, makeFolder, privateRootOf, serverCrashes, signIn, startApp } from "./app-server";
 import { multipartFrame, streamRequest } from "./streaming-client";
 
 // The server is killed with SIGKILL in the middle of each kind of upload, then restarted on the
