@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { folders } from "./folders";
-import { shares } from "./shares";
+import { shares, ulinks } from "./shares";
 import { users } from "./users";
 
 // A file (the contract's `guid`) and its versions (the contract's File `id` is a version id).
@@ -103,10 +103,21 @@ export const uploads = pgTable(
     /** For drop links and other callers that must never replace an existing file. */
     neverOverwrite: boolean("never_overwrite").notNull().default(false),
     context: jsonb("context"),
+    /**
+     * The drop link of an anonymous deposit (null for a user's own upload): open deposits are
+     * capped per link and expire sooner than a user's uploads.
+     */
+    ulinkId: integer("ulink_id").references(() => ulinks.id, { onDelete: "cascade" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("uploads_updated_at_idx").on(t.updatedAt)],
+  // `size` is the reservation an open upload holds against the quotas: summed per user, folder and link.
+  (t) => [
+    index("uploads_updated_at_idx").on(t.updatedAt),
+    index("uploads_user_id_idx").on(t.userId),
+    index("uploads_folder_id_idx").on(t.folderId),
+    index("uploads_ulink_id_idx").on(t.ulinkId),
+  ],
 );
 
 // Timeline events (downloads, previews, versions, shares, annotations, locks).

@@ -22,6 +22,10 @@ export const uploadQuery = z.object({ meta: flag, full: flag, light: flag });
 /**
  * The text parts of POST /file/upload (rest-interface: Upload). `chunk`/`chunks` switch to the
  * chunked protocol; `targetPath` is a relative sub-path below `folderId` to create if missing.
+ * A chunked upload must also send `fileSize` (the total, reserved against the quotas when the
+ * upload opens) and, with more than one chunk, `chunksSize`; the services refuse it otherwise
+ * (receive-chunk.ts, expectedChunkBytes). Send the text parts before `targetFile`: the chunk is
+ * then bounded while it streams.
  */
 export const uploadFieldsObject = z.object({
   folderId: formId.optional(),

@@ -6,6 +6,25 @@ export type AppServer = { url: string; port: number; proc: ChildProcess; output:
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
+/** The output of every server this test file started (a restarted server is a new process). */
+const outputs: Array<() => string> = [];
+
+/**
+ * What must never appear in a server's output: a crash of the process (the issue's "0 uncaught
+ * exceptions") or a web stream cancelled under undici's feet (environment.md, trap 16).
+ */
+export const CRASH_PATTERN = /uncaughtException|unhandledRejection|ERR_INVALID_STATE/g;
+
+/** The crash lines of every server started by this test file so far, with their context. */
+export function serverCrashes(): string[] {
+  const found: string[] = [];
+  for (const output of outputs) {
+    const log = output();
+    for (const match of log.matchAll(CRASH_PATTERN)) found.push(log.slice(Math.max(0, match.index - 200), match.index + 600));
+  }
+  return found;
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -29,6 +48,7 @@ export async function startApp(env: Record<string, string>, port?: number): Prom
   let log = "";
   proc.stdout!.on("data", (d) => (log += d));
   proc.stderr!.on("data", (d) => (log += d));
+  outputs.push(() => log);
   const url = `http://127.0.0.1:${p}`;
   const deadline = Date.now() + 60_000;
   for (;;) {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, folderFiles, makeFolder, privateRootOf, signIn, startApp, uploadFile, type AppServer } from "./app-server";
+import { api, type AppServer, folderFiles, makeFolder, privateRootOf, serverCrashes, signIn, startApp, uploadFile } from "./app-server";
 
 let app: AppServer;
 let token: string;
@@ -56,4 +56,9 @@ describe("concurrent uploads", () => {
     expect(quotas.body.folder.used).toBe(Math.floor(QUOTA / SIZE) * SIZE);
     expect(await folderFiles(app.url, token, folder)).toHaveLength(Math.floor(QUOTA / SIZE));
   }, 120_000);
+});
+
+// The bar for every resilience run: the process never crashed, whatever was done to it.
+it("logged no uncaughtException, unhandledRejection or ERR_INVALID_STATE", () => {
+  expect(serverCrashes()).toEqual([]);
 });

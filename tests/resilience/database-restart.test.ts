@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, signIn, startApp, type AppServer } from "./app-server";
+import { type AppServer, freePort, serverCrashes, signIn, startApp } from "./app-server";
 import { privatePostgres } from "./private-postgres";
 
 // The database goes away under load: requests fail with 503 (the contract's error body), and
@@ -65,4 +65,9 @@ describe("database restarted under load", () => {
     expect(statuses).toContain(503);
     expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
   }, 120_000);
+});
+
+// The bar for every resilience run: the process never crashed, whatever was done to it.
+it("logged no uncaughtException, unhandledRejection or ERR_INVALID_STATE", () => {
+  expect(serverCrashes()).toEqual([]);
 });

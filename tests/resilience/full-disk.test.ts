@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, folderFiles, makeFolder, privateRootOf, signIn, startApp, uploadFile, type AppServer } from "./app-server";
+import { api, type AppServer, folderFiles, makeFolder, privateRootOf, serverCrashes, signIn, startApp, uploadFile } from "./app-server";
 
 // A full disk: the data folder is a small tmpfs. An upload that does not fit answers 507, and
 // what was stored before stays whole. Mounting needs root (CI runs as root).
@@ -47,4 +47,9 @@ describe.runIf(isRoot)("full disk", () => {
     expect(again.status).toBe(201);
     expect((await api(app.url, token, "GET", `/health`)).status).toBe(200);
   }, 120_000);
+});
+
+// The issue's bar for every resilience run: the process never crashed, whatever was done to it.
+it("logged no uncaughtException, unhandledRejection or ERR_INVALID_STATE", () => {
+  expect(serverCrashes()).toEqual([]);
 });

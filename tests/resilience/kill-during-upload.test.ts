@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, folderFiles, makeFolder, privateRootOf, signIn, startApp, type AppServer } from "./app-server";
+import { api, type AppServer, folderFiles, makeFolder, privateRootOf, serverCrashes, signIn, startApp } from "./app-server";
 import { multipartFrame, streamRequest } from "./streaming-client";
 
 // The server is killed with SIGKILL in the middle of each kind of upload, then restarted on the
@@ -170,4 +170,9 @@ describe("SIGKILL in the middle of an upload", () => {
     expect(createHash("md5").update(Buffer.from(await download.arrayBuffer())).digest("hex")).toBe(md5);
     expect((await usedBytes(folder)).user).toBe(before.user + size);
   }, 240_000);
+});
+
+// The bar for every resilience run: the process never crashed, whatever was done to it.
+it("logged no uncaughtException, unhandledRejection or ERR_INVALID_STATE", () => {
+  expect(serverCrashes()).toEqual([]);
 });

@@ -3,6 +3,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { AppError } from "../errors";
+import { detachedBody } from "./drain-body";
 
 export type FilePart = { stream: Readable; filename: string; mimeType: string };
 
@@ -35,7 +36,9 @@ export type MultipartFileResult<T> = { fields: Record<string, string>; result: T
  * Streams the first file part named `field` of a multipart/form-data request to `onFile`,
  * never holding the body in memory (environment.md, trap 2): limits are enforced while bytes
  * flow, other file parts are drained, and the helper returns only once `onFile` has finished,
- * so nothing keeps writing after the response. Any failure aborts the request body.
+ * so nothing keeps writing after the response. A refusal (a limit, a bad name, an unknown
+ * folder...) stops the parsing at once and the answer goes out while the rest of the body is
+ * read and thrown away in the background: the web body stream is never cancelled (trap 16).
  */
 export async function streamMultipartFile<T>(
   req: Request,
@@ -63,25 +66,29 @@ export async function streamMultipartFile<T>(req: Request, options: MultipartFil
     throw new AppError("invalid_request", `Malformed multipart request: ${(error as Error).message}`);
   }
 
+  // The pipeline reports the parser's errors; a destroy after the pipeline ended (onFile failing
+  // once the whole body was parsed) must not emit an error nobody listens to.
+  parser.on("error", () => {});
   const fields: Record<string, string> = {};
   let handling: Promise<T> | undefined;
   let failure: unknown;
   const fail = (error: unknown) => {
     if (failure !== undefined) return;
     failure = error;
-    // Destroying the parser destroys the file stream being consumed and, through the
-    // pipeline, the request body: the client stops being read at once. Not synchronously:
-    // busboy emits its events mid-parse and breaks if destroyed under its own feet.
+    // Destroying the parser destroys the file stream being consumed and ends the pipeline; the
+    // detached body it reads from then drains the rest of the request instead of cancelling it.
+    // Not synchronously: busboy emits its events mid-parse and breaks if destroyed under its own feet.
     process.nextTick(() => parser.destroy(error instanceof Error ? error : new Error(String(error))));
   };
 
   parser.on("file", (name, stream, info) => {
+    // Destroying the parser errors the file stream of the moment: every one has a listener, or
+    // that error would be an uncaughtException.
+    stream.on("error", () => {});
     if (name !== options.field || handling || failure !== undefined) {
       stream.resume();
       return;
     }
-    // Destroying the parser errors this stream; an onFile that failed before piping it has no listener left.
-    stream.on("error", () => {});
     stream.once("limit", () => fail(new AppError("payload_too_large", `The file is larger than the limit of ${formatBytes(options.maxFileBytes)}`)));
     const file = { stream, filename: info.filename ?? "", mimeType: info.mimeType };
     const fieldsSoFar = { ...fields };
@@ -98,11 +105,16 @@ export async function streamMultipartFile<T>(req: Request, options: MultipartFil
   }
 
   const maxBody = options.maxBodyBytes ?? options.maxFileBytes + 1024 * 1024;
+  const detached = detachedBody(req);
   try {
-    const body = Readable.fromWeb(req.body as WebReadableStream<Uint8Array>, options.highWaterMark ? { highWaterMark: options.highWaterMark } : {});
+    if (!detached.stream) throw new AppError("invalid_request", "The request body was already read");
+    const body = Readable.fromWeb(detached.stream as WebReadableStream<Uint8Array>, options.highWaterMark ? { highWaterMark: options.highWaterMark } : {});
     await pipeline(body, limitBytes(maxBody, fail, options.highWaterMark), parser);
   } catch (error) {
     if (failure === undefined) failure = error instanceof AppError ? error : new AppError("invalid_request", `Malformed or interrupted multipart body: ${(error as Error).message}`);
+  } finally {
+    // Read to its end: nothing to do. Refused half-way: the rest is drained, never cancelled.
+    detached.discard();
   }
   // busboy finishes once the file stream has ended, not once its consumer is done (trap 2).
   let result: T | undefined;

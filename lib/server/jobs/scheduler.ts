@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getDb, rows, type Db } from "@/db";
-import { uploadExpiryMs } from "../uploads/collect-uploads";
+import { collectUploadsEveryMs } from "../uploads/collect-uploads";
 import { enqueueJob } from "./enqueue";
 import { handlerFor } from "./registry";
 
@@ -8,11 +8,11 @@ const HOUR = 3_600_000;
 
 /**
  * Jobs that run on a period, whatever else enqueues them. Kinds without a handler are skipped.
- * Abandoned uploads are looked for twice per expiry period (UPLOAD_EXPIRY_HOURS), at most hourly.
+ * Abandoned uploads are looked for every 15 minutes (faster for short expiries): deposits expire within the hour.
  */
 export const PERIODIC_JOBS: Array<{ kind: string; everyMs: () => number }> = [
   { kind: "blobs.collect", everyMs: () => HOUR },
-  { kind: "uploads.collect", everyMs: () => Math.min(HOUR, uploadExpiryMs() / 2) },
+  { kind: "uploads.collect", everyMs: collectUploadsEveryMs },
   { kind: "trash.purge", everyMs: () => 24 * HOUR },
 ];
 

@@ -10,7 +10,9 @@ export type QuotaScope = { userId: number; folder: Pick<Folder, "id" | "path"> }
  * Refuses with 507 when `bytes` more would exceed the uploader's quota, the quota of the nearest
  * folder carrying one, or the platform quota. With `lock`, the rows that carry the quotas are
  * locked until the transaction ends, so concurrent uploads are checked one after the other and
- * can never exceed a quota together. Versions and trashed content count.
+ * can never exceed a quota together. Versions and trashed content count, and so do the bytes
+ * reserved by open uploads (chunked and tus, reserved in full when they open), so two uploads
+ * under way cannot both be promised the same room.
  */
 export async function assertQuota(db: DbOrTx, scope: QuotaScope, bytes: number, options: { lock: boolean }) {
   const lock = options.lock;
@@ -20,23 +22,46 @@ export async function assertQuota(db: DbOrTx, scope: QuotaScope, bytes: number, 
   let [user] = await userQuery;
   if (lock && user?.quota !== null && user?.quota !== undefined) [user] = await userQuery.for("update");
   if (user?.quota !== null && user?.quota !== undefined) {
-    const used = await sumOf(db, sql`creator_id = ${scope.userId}`);
+    const used = (await usedByUser(db, scope.userId)) + (await pendingOfUser(db, scope.userId));
     if (used + bytes > user.quota) throw exhausted("your quota");
   }
 
   const quotaFolder = await findQuotaFolder(db, scope.folder);
   if (quotaFolder && quotaFolder.quota > 0) {
     if (lock) await db.execute(sql`SELECT id FROM folders WHERE id = ${quotaFolder.id} FOR UPDATE`);
-    const used = await usedInFolder(db, quotaFolder.id);
+    const used = (await usedInFolder(db, quotaFolder.id)) + (await pendingInFolder(db, quotaFolder.id));
     if (used + bytes > quotaFolder.quota) throw exhausted("the folder's quota");
   }
 
   const config = await getPlatformConfig(db);
   if (config.quota !== null) {
     if (lock) await db.execute(sql`SELECT pg_advisory_xact_lock(727002)`);
-    const used = await sumOf(db, sql`true`);
+    const used = (await usedOnPlatform(db)) + (await pendingOnPlatform(db));
     if (used + bytes > config.quota) throw exhausted("the platform's quota");
   }
+}
+
+/**
+ * The bytes an upload into `scope` may still bring before one of its quotas (user, folder,
+ * platform) is exceeded, pending reservations deducted; Infinity when none applies. Without a
+ * folder, only the user and platform quotas count (the folder is not known yet). Used to cut a
+ * body off while it streams instead of storing it all and refusing it at the end.
+ */
+export async function remainingQuota(db: DbOrTx, scope: { userId: number; folder?: Pick<Folder, "id" | "path"> }): Promise<number> {
+  let room = Number.POSITIVE_INFINITY;
+  const [user] = await db.select({ quota: users.quota }).from(users).where(eq(users.id, scope.userId));
+  if (user?.quota !== null && user?.quota !== undefined) {
+    room = Math.min(room, user.quota - (await usedByUser(db, scope.userId)) - (await pendingOfUser(db, scope.userId)));
+  }
+  if (scope.folder) {
+    const quotaFolder = await findQuotaFolder(db, scope.folder);
+    if (quotaFolder && quotaFolder.quota > 0) {
+      room = Math.min(room, quotaFolder.quota - (await usedInFolder(db, quotaFolder.id)) - (await pendingInFolder(db, quotaFolder.id)));
+    }
+  }
+  const config = await getPlatformConfig(db);
+  if (config.quota !== null) room = Math.min(room, config.quota - (await usedOnPlatform(db)) - (await pendingOnPlatform(db)));
+  return Math.max(0, room);
 }
 
 const exhausted = (what: string) => new AppError("insufficient_storage", `Storage exhausted: this would exceed ${what}`);
@@ -68,6 +93,29 @@ export async function usedByUser(db: DbOrTx, userId: number): Promise<number> {
 
 export async function usedOnPlatform(db: DbOrTx): Promise<number> {
   return sumOf(db, sql`true`);
+}
+
+/**
+ * Bytes reserved by open uploads (the `uploads` rows: a chunked upload's `fileSize`, a tus
+ * session's `size`), except those being finished: their commit counts the real file instead.
+ */
+const OPEN_RESERVATION = sql`size IS NOT NULL AND (context->>'finishing') IS NULL`;
+
+export async function pendingOfUser(db: DbOrTx, userId: number): Promise<number> {
+  return pendingOf(db, sql`user_id = ${userId}`);
+}
+
+export async function pendingInFolder(db: DbOrTx, folderId: number): Promise<number> {
+  return pendingOf(db, sql`folder_id IN (SELECT c.id FROM folders c WHERE c.id = ${folderId} OR c.path @> ARRAY[${folderId}::int])`);
+}
+
+export async function pendingOnPlatform(db: DbOrTx): Promise<number> {
+  return pendingOf(db, sql`true`);
+}
+
+async function pendingOf(db: DbOrTx, where: ReturnType<typeof sql>): Promise<number> {
+  const [r] = rows<{ pending: string | number }>(await db.execute(sql`SELECT coalesce(sum(size), 0) AS pending FROM uploads WHERE ${OPEN_RESERVATION} AND ${where}`));
+  return Number(r.pending);
 }
 
 async function sumOf(db: DbOrTx, where: ReturnType<typeof sql>): Promise<number> {

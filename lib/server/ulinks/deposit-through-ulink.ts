@@ -27,7 +27,7 @@ export async function depositThroughUlink(ctx: Ctx, req: Request, key: string, b
   await assertLinkAccess(ctx.db, ulinkProtection(link), req);
   const asOwner: AuthedCtx = { ...ctx, actor: { user: owner, realUser: owner, sessionId: null } };
   const visitor = createHash("sha256").update(`${ctx.request.ip}\n${ctx.request.userAgent ?? ""}`).digest("hex");
-  const outcome = await uploadFile(asOwner, req, { meta: false, mode: "light", deposit: { folderId, scope: `ulink:${link.id}:${visitor}` } });
+  const outcome = await uploadFile(asOwner, req, { meta: false, mode: "light", deposit: { folderId, scope: `ulink:${link.id}:${visitor}`, ulinkId: link.id } });
   if (outcome.kind !== "file") return outcome;
 
   const { file, version, folder } = outcome.committed;

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { inArray, lt } from "drizzle-orm";
+import { and, inArray, isNotNull, lt, or } from "drizzle-orm";
 import type { Db } from "@/db";
 import { uploads } from "@/db/schema";
 import { getBlobStore } from "@/lib/storage";
@@ -12,18 +12,38 @@ export function uploadExpiryMs(): number {
   return (Number.isFinite(hours) && hours > 0 ? hours : 24) * 3_600_000;
 }
 
+/**
+ * How long an anonymous deposit (through a drop link) may sit untouched: DEPOSIT_EXPIRY_MINUTES,
+ * 30 by default, never longer than the upload expiry. With the job running every quarter of an
+ * hour, an abandoned deposit and its reservation are gone within the hour.
+ */
+export function depositExpiryMs(): number {
+  const minutes = Number(process.env.DEPOSIT_EXPIRY_MINUTES);
+  return Math.min(uploadExpiryMs(), (Number.isFinite(minutes) && minutes > 0 ? minutes : 30) * 60_000);
+}
+
+/** The period of the "uploads.collect" job: every 15 minutes, faster when the expiries are shorter. */
+export function collectUploadsEveryMs(): number {
+  return Math.min(15 * 60_000, depositExpiryMs() / 2, uploadExpiryMs() / 2);
+}
+
 export type UploadCollection = { sessions: number; orphans: number; partials: number };
 
 /**
- * Job "uploads.collect" (hourly): abandoned uploads go, never having been visible or counted.
- * Sessions untouched for the expiry period lose their row and work files; work files no
+ * Job "uploads.collect" (every 15 minutes): abandoned uploads go, never having been visible, and
+ * their reservations against the quotas with them. Sessions untouched for the expiry period
+ * (deposits through a drop link: the shorter deposit expiry) lose their row and work files; work files no
  * session knows (after a crash or a cancel racing a chunk), and partial blobs of interrupted
  * writes (`*.part`), go once they are that old too.
  */
-export async function collectUploads(db: Db, options: { expiryMs?: number } = {}): Promise<UploadCollection> {
+export async function collectUploads(db: Db, options: { expiryMs?: number; depositExpiryMs?: number } = {}): Promise<UploadCollection> {
   const expiryMs = options.expiryMs ?? uploadExpiryMs();
   const cutoff = Date.now() - expiryMs;
-  const expired = await db.delete(uploads).where(lt(uploads.updatedAt, new Date(cutoff))).returning({ id: uploads.id });
+  const depositCutoff = Date.now() - Math.min(expiryMs, options.depositExpiryMs ?? depositExpiryMs());
+  const expired = await db
+    .delete(uploads)
+    .where(or(lt(uploads.updatedAt, new Date(cutoff)), and(isNotNull(uploads.ulinkId), lt(uploads.updatedAt, new Date(depositCutoff)))))
+    .returning({ id: uploads.id });
   for (const { id } of expired) await removeWorkFiles(id);
 
   let orphans = 0;

@@ -2,18 +2,17 @@ import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Readable } from "node:stream";
+import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { sql } from "drizzle-orm";
-import { uploads } from "@/db/schema";
 import type { UploadFields } from "@/lib/contracts/uploads";
 import { storageError } from "@/lib/storage/local-store";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import type { CommitResult } from "../files/commit-upload";
 import { assembleChunks } from "./assemble-chunks";
+import { reserveUpload } from "./reserve-upload";
 import { assertUploadAllowed } from "./upload-target";
-import { chunkDir, chunkedUploadId, incomingDir } from "./upload-sessions";
+import { chunkDir, chunkedUploadId, dropUpload, incomingDir } from "./upload-sessions";
 
 /** A chunk received into the work area, not yet filed under its upload. */
 export type ChunkPart = { path: string; size: number };
@@ -29,51 +28,126 @@ export type ChunkRequest = {
   /** Drop-link deposits: never a new version, and chunks kept apart per visitor (`scope`). */
   neverOverwrite?: boolean;
   scope?: string;
+  /** The drop link of a deposit: its open deposits are capped and expire sooner. */
+  ulinkId?: number;
 };
 
 const MiB = 1 << 20;
 
-/** Streams one chunk to a work file; it is filed under its upload once the form's fields are known. */
-export async function receiveChunkPart(stream: Readable): Promise<ChunkPart> {
+/**
+ * Streams one chunk to a work file; it is filed under its upload once the form's fields are known.
+ * With `maxBytes` (the size the chunk must have), one byte more stops the transfer with a 413.
+ */
+export async function receiveChunkPart(stream: Readable, maxBytes?: number): Promise<ChunkPart> {
   await fs.mkdir(incomingDir(), { recursive: true });
   const file = path.join(incomingDir(), `${randomUUID()}.part`);
   const out = createWriteStream(file, { highWaterMark: MiB });
   try {
-    await pipeline(stream, out);
+    if (maxBytes === undefined) await pipeline(stream, out);
+    else await pipeline(stream, capBytes(maxBytes, () => new AppError("payload_too_large", `The chunk is larger than the ${maxBytes} bytes it must have`)), out);
   } catch (error) {
     await fs.rm(file, { force: true });
-    throw storageError(error);
+    throw error instanceof AppError ? error : storageError(error);
   }
   return { path: file, size: out.bytesWritten };
 }
 
+/** A pass-through that fails with `error()` once more than `max` bytes went through. */
+export function capBytes(max: number, error: () => AppError): Transform {
+  let seen = 0;
+  return new Transform({
+    highWaterMark: MiB,
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      done(seen > max ? error() : null, seen > max ? undefined : chunk);
+    },
+  });
+}
+
 /**
- * One request of the chunked protocol (rest-interface: Upload). Chunks may come in any order and
+ * The chunked protocol's declared layout, checked before anything is stored: `fileSize` (the
+ * total) is required, so the whole upload can be reserved against the quotas when it opens;
+ * with more than one chunk `chunksSize` is required too, and every chunk but the last has that
+ * size, the last the rest (1 to `chunksSize` bytes). Returns the size chunk `chunk` must have.
+ */
+export function expectedChunkBytes(fields: { chunk: number; chunks: number; chunksSize?: number; fileSize?: number }): number {
+  const { chunk, chunks, chunksSize, fileSize } = fields;
+  if (fileSize === undefined) {
+    throw new AppError("invalid_request", "A chunked upload must declare its total size in fileSize", [{ path: "fileSize", message: "required with chunk and chunks" }]);
+  }
+  if (chunks === 1) {
+    if (chunksSize !== undefined && fileSize > chunksSize) throw inconsistent();
+    return fileSize;
+  }
+  if (chunksSize === undefined) {
+    throw new AppError("invalid_request", "A chunked upload of several chunks must declare chunksSize", [{ path: "chunksSize", message: "required when chunks > 1" }]);
+  }
+  if (fileSize <= chunksSize * (chunks - 1) || fileSize > chunksSize * chunks) throw inconsistent();
+  return chunk === chunks - 1 ? fileSize - chunksSize * (chunks - 1) : chunksSize;
+}
+
+const inconsistent = () => new AppError("invalid_request", "fileSize does not match chunks and chunksSize", [{ path: "fileSize", message: "inconsistent with chunks × chunksSize" }]);
+
+/** The session key of a chunked request: what its requests repeat (upload-sessions.ts). */
+export function chunkedUploadIdOf(ctx: AuthedCtx, input: ChunkRequest): string {
+  const { fields } = input;
+  return chunkedUploadId(ctx.actor.user, { folderId: input.folderId, targetPath: input.targetPath ?? "", name: input.name, fileSize: fields.fileSize, chunks: fields.chunks, scope: input.scope });
+}
+
+/**
+ * Opens the chunked upload (or touches it when a chunk of it came before): rights as for any
+ * upload, then its whole `fileSize` reserved against the quotas, within the open-upload caps.
+ */
+export async function openChunkedUpload(ctx: AuthedCtx, input: ChunkRequest): Promise<{ uploadId: string; created: boolean }> {
+  const { fields } = input;
+  expectedChunkBytes(fields);
+  const uploadId = chunkedUploadIdOf(ctx, input);
+  // No size here: an open session's own reservation would be counted twice; reserveUpload checks.
+  const { folder } = await assertUploadAllowed(ctx, input);
+  const { created } = await reserveUpload(
+    ctx,
+    {
+      id: uploadId,
+      kind: "chunked",
+      userId: ctx.actor.user.id,
+      folderId: input.folderId,
+      name: input.name,
+      size: fields.fileSize!,
+      chunks: fields.chunks,
+      chunkSize: fields.chunksSize,
+      expectedMd5: fields.fileHash,
+      ulinkId: input.ulinkId ?? null,
+      context: { targetPath: input.targetPath ?? "", mime: input.mime ?? null, neverOverwrite: input.neverOverwrite ?? false },
+    },
+    folder,
+  );
+  return { uploadId, created };
+}
+
+/**
+ * Undoes an opening whose first chunk failed: a session without any chunk filed goes, with its
+ * reservation, instead of holding quota until it expires. One that has chunks (a concurrent
+ * request filed one) stays.
+ */
+export async function dropIfEmpty(ctx: AuthedCtx, uploadId: string, chunks: number) {
+  if ((await findMissingChunks(uploadId, chunks)).length < chunks) return;
+  await dropUpload(ctx.db, uploadId).catch(() => {});
+}
+
+/**
+ * One request of the chunked protocol (rest-interface: Upload). The first chunk filed opens the
+ * upload and reserves its `fileSize` (openChunkedUpload). Chunks may come in any order and
  * again (a re-sent chunk replaces the first); the request that completes the set, whatever its
  * index, assembles and commits the file (201). Otherwise the answer is `OK`, or the missing
  * chunks when `report` is set or when the last index arrives with holes left.
  */
 export async function receiveChunk(ctx: AuthedCtx, input: ChunkRequest, part: ChunkPart | undefined): Promise<ChunkOutcome> {
   const { fields } = input;
-  const uploadId = chunkedUploadId(ctx.actor.user, { folderId: input.folderId, targetPath: input.targetPath ?? "", name: input.name, fileSize: fields.fileSize, chunks: fields.chunks, scope: input.scope });
-  if (part) assertChunkSize(fields, part.size);
-  await assertUploadAllowed(ctx, input, fields.fileSize);
+  const expected = expectedChunkBytes(fields);
+  const uploadId = chunkedUploadIdOf(ctx, input);
+  if (part) assertChunkSize(fields.chunk, expected, part.size);
   if (part) {
-    await ctx.db
-      .insert(uploads)
-      .values({
-        id: uploadId,
-        kind: "chunked",
-        userId: ctx.actor.user.id,
-        folderId: input.folderId,
-        name: input.name,
-        size: fields.fileSize,
-        chunks: fields.chunks,
-        chunkSize: fields.chunksSize,
-        expectedMd5: fields.fileHash,
-        context: { targetPath: input.targetPath ?? "", mime: input.mime ?? null, neverOverwrite: input.neverOverwrite ?? false },
-      })
-      .onConflictDoUpdate({ target: uploads.id, set: { updatedAt: sql`now()` } });
+    await openChunkedUpload(ctx, input);
     await fs.mkdir(chunkDir(uploadId), { recursive: true });
     // Atomic: a reader sees the old chunk or the new one, never half of either.
     await fs.rename(part.path, path.join(chunkDir(uploadId), String(fields.chunk)));
@@ -101,20 +175,7 @@ export async function findMissingChunks(uploadId: string, chunks: number): Promi
 }
 
 /** Every chunk but the last has `chunksSize` bytes; the last one the rest of `fileSize`. */
-function assertChunkSize(fields: ChunkRequest["fields"], size: number) {
-  const { chunk, chunks, chunksSize, fileSize } = fields;
-  if (chunksSize === undefined) return;
-  const isLast = chunk === chunks - 1;
-  const expected = isLast ? (fileSize === undefined ? undefined : fileSize - chunksSize * (chunks - 1)) : chunksSize;
-  if (expected === undefined) {
-    if (size > chunksSize) throw chunkSizeError(chunk, size, `at most ${chunksSize}`);
-    return;
-  }
-  if (expected < 0 || (isLast && expected > chunksSize)) {
-    throw new AppError("invalid_request", "fileSize does not match chunks and chunksSize", [{ path: "fileSize", message: "inconsistent with chunks × chunksSize" }]);
-  }
-  if (size !== expected) throw chunkSizeError(chunk, size, String(expected));
+function assertChunkSize(chunk: number, expected: number, size: number) {
+  if (size > expected) throw new AppError("payload_too_large", `Chunk ${chunk} has ${size} bytes, expected ${expected}`, [{ path: "targetFile", message: `expected ${expected} bytes` }]);
+  if (size !== expected) throw new AppError("invalid_request", `Chunk ${chunk} has ${size} bytes, expected ${expected}`, [{ path: "targetFile", message: `expected ${expected} bytes` }]);
 }
-
-const chunkSizeError = (chunk: number, size: number, expected: string) =>
-  new AppError("invalid_request", `Chunk ${chunk} has ${size} bytes, expected ${expected}`, [{ path: "targetFile", message: `expected ${expected} bytes` }]);

@@ -11,7 +11,8 @@ import { AppError } from "../errors";
 import { getFileOrThrow, type FileAccess } from "../files/get-file";
 import { isLockedForOthers, loadLocks } from "../locks/serialize-lock";
 import { enqueueDerivatives } from "../previews/enqueue-derivatives";
-import { assertQuota } from "../quotas/assert-quota";
+import { detachedBody } from "../http/drain-body";
+import { assertQuota, remainingQuota } from "../quotas/assert-quota";
 
 const MiB = 1 << 20;
 
@@ -34,13 +35,21 @@ export async function replaceContent(ctx: AuthedCtx, versionId: number, req: Req
   }
 
   const store = getBlobStore();
-  const body = req.body ? Readable.fromWeb(req.body as WebReadableStream<Uint8Array>, { highWaterMark: MiB }) : Readable.from([]);
+  // A body refused half-way (length mismatch, store failure) is drained, never cancelled (trap 16).
+  const detached = detachedBody(req);
+  const body = detached.stream ? Readable.fromWeb(detached.stream as WebReadableStream<Uint8Array>, { highWaterMark: MiB }) : Readable.from([]);
   let interrupted = false;
   body.once("error", () => (interrupted = true));
-  const blob = await store.put(declared === undefined ? body : limitTo(body, declared), { expectedBytes: declared }).catch((error) => {
-    // A client that goes away is not a server failure.
-    throw interrupted && !(error instanceof AppError) ? new AppError("invalid_request", "The request body was interrupted") : error;
-  });
+  // Without Content-Length, the body may not outgrow what the quotas leave (plus the bytes it replaces).
+  const room = await remainingQuota(ctx.db, { userId: access.version.creatorId, folder: access.folder });
+  const limit = declared ?? (Number.isFinite(room) ? room + access.version.size : undefined);
+  const blob = await store
+    .put(limit === undefined ? body : limitTo(body, limit, declared === undefined), { expectedBytes: declared })
+    .catch((error) => {
+      // A client that goes away is not a server failure.
+      throw interrupted && !(error instanceof AppError) ? new AppError("invalid_request", "The request body was interrupted") : error;
+    })
+    .finally(() => detached.discard());
   try {
     if (declared !== undefined && blob.size !== declared) throw lengthMismatch(declared, String(blob.size));
     return await ctx.db.transaction((tx) => swapContent({ ...ctx, db: tx }, access, blob));
@@ -95,14 +104,15 @@ function parseLength(header: string | null): number | undefined {
   return n;
 }
 
-/** One byte more than announced is enough to know the body is wrong: stop reading there. */
-function limitTo(body: Readable, declared: number): Readable {
+/** One byte more than announced (or than the quotas leave) is enough to know the body is wrong: stop reading there. */
+function limitTo(body: Readable, limit: number, isQuota: boolean): Readable {
   let seen = 0;
   const limiter = new Transform({
     highWaterMark: MiB,
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
-      done(seen > declared ? lengthMismatch(declared, "more") : null, chunk);
+      if (seen <= limit) return done(null, chunk);
+      done(isQuota ? new AppError("insufficient_storage", "Storage exhausted: the content would exceed a quota") : lengthMismatch(limit, "more"));
     },
   });
   // pipeline, not pipe: a client that goes away must fail the limiter too (put then cleans up).

@@ -1,11 +1,12 @@
-import { Server } from "@tus/server";
+import { EVENTS, Server } from "@tus/server";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { uploads } from "@/db/schema";
 import { AppError, toErrorResponse } from "../errors";
+import { detachedBody } from "../http/drain-body";
 import { authenticate } from "../http/route";
 import { HashingFileStore } from "./hashing-file-store";
-import { tusDir, tusUploadId, type UploadRow } from "./upload-sessions";
+import { dropUpload, tusDir, tusUploadId, type UploadRow } from "./upload-sessions";
 
 /** Where the tus 1.0.0 server is mounted (api.md); its `path` must equal the route prefix (environment.md, trap 7). */
 export const TUS_PATH = "/api/tus";
@@ -58,6 +59,12 @@ export function getTus(): { server: Server; store: HashingFileStore } {
       return { status_code: response.status, body: await response.text() };
     },
   });
+  // A terminated upload (tus DELETE, the web client's cancel) gives its reservation back at once.
+  server.on(EVENTS.POST_TERMINATE, (_req: Request, _res: Response, id: string) => {
+    void getDb()
+      .then((db) => dropUpload(db, id))
+      .catch((error) => console.error("[coffre] tus: could not drop a terminated upload:", error));
+  });
   state.__coffreTus = { server, store };
   return state.__coffreTus;
 }
@@ -108,7 +115,16 @@ const TUS_CODES: Record<number, string> = {
  * (`{error, code}`, JSON) with tus's own headers kept.
  */
 export async function handleTusRequest(req: Request): Promise<Response> {
-  const response = await getTus().server.handleWeb(req);
+  // tus reads the body through Readable.fromWeb and may give up half-way (a refused PATCH):
+  // it gets a detached view, and the real body is drained, never cancelled (trap 16).
+  const detached = req.method === "POST" || req.method === "PATCH" ? detachedBody(req) : null;
+  const forTus = detached?.stream ? new Request(req.url, { method: req.method, headers: req.headers, body: detached.stream, duplex: "half", signal: req.signal } as RequestInit) : req;
+  let response: Response;
+  try {
+    response = await getTus().server.handleWeb(forTus);
+  } finally {
+    detached?.discard();
+  }
   if (response.status < 400) return response;
   const text = await response.text();
   let body = text;

@@ -1,4 +1,7 @@
 import fs from "node:fs/promises";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { Folder } from "@/db/schema";
 import { uploadFields, uploadFieldsObject, type UploadFields } from "@/lib/contracts/uploads";
 import { getBlobStore } from "@/lib/storage";
 import type { StoredBlob } from "@/lib/storage/blob-store";
@@ -9,7 +12,8 @@ import { validateName } from "../files/names";
 import { presentFiles, type FileItem, type FileJson } from "../files/present-files";
 import { streamMultipartFile, type FilePart } from "../http/multipart";
 import type { Mode } from "../http/mode";
-import { receiveChunk, receiveChunkPart, type ChunkPart } from "./receive-chunk";
+import { remainingQuota } from "../quotas/assert-quota";
+import { capBytes, dropIfEmpty, expectedChunkBytes, openChunkedUpload, receiveChunk, receiveChunkPart, type ChunkPart } from "./receive-chunk";
 import { assertUploadAllowed, ensureTargetFolder } from "./upload-target";
 
 export type UploadOutcome = { kind: "file"; file: FileJson; committed: FileItem } | { kind: "received" } | { kind: "missing"; missing: number[] };
@@ -18,11 +22,11 @@ export type UploadOutcome = { kind: "file"; file: FileJson; committed: FileItem 
  * A drop-link deposit: the link decides the folder (the form's `folderId` and `targetPath` are
  * ignored), an existing name gets a numbered one, and `scope` keeps visitors' chunks apart.
  */
-export type DepositPlace = { folderId: number; scope: string };
+export type DepositPlace = { folderId: number; scope: string; ulinkId: number };
 export type UploadOptions = { meta: boolean; mode: Mode; deposit?: DepositPlace };
 
 /** The file part as received: a blob (whole upload) or a work file (one chunk). Invisible either way. */
-type Received = { name: string; mime: string } & ({ kind: "blob"; blob: StoredBlob } | { kind: "chunk"; part: ChunkPart });
+type Received = { name: string; mime: string } & ({ kind: "blob"; blob: StoredBlob } | { kind: "chunk"; part: ChunkPart; opened?: string; chunks?: number });
 
 const MiB = 1 << 20;
 // Multipart framing and text parts around the file: the early quota check leaves them out.
@@ -63,6 +67,7 @@ export async function uploadFile(ctx: AuthedCtx, req: Request, options: UploadOp
         fields: { ...fields, chunk: fields.chunk, chunks: fields.chunks },
         neverOverwrite: Boolean(deposit),
         scope: deposit?.scope,
+        ulinkId: deposit?.ulinkId,
       };
       const outcome = await receiveChunk(ctx, request, part).catch(async (error) => {
         // Not filed under its upload (refused): the work file goes. Once filed, rm finds nothing.
@@ -80,21 +85,59 @@ export async function uploadFile(ctx: AuthedCtx, req: Request, options: UploadOp
     return { kind: "file", file: await present(ctx, result, options), committed: result };
   } catch (error) {
     if (received && !handedOver) await discardReceived(received);
+    // The session this request opened, if its chunk never got filed, goes with its reservation.
+    if (received?.kind === "chunk" && received.opened) await dropIfEmpty(ctx, received.opened, received.chunks ?? 0);
     throw error;
   }
 }
 
+/**
+ * Receives the file part, refusing as early as the fields sent before it allow: rights and the
+ * declared size when the target is known, and never more bytes than can be kept. A chunk whose
+ * chunked fields came first is bounded by the size the protocol gives it, and its upload is
+ * opened (reserved against the quotas) before a byte is stored; a whole file is cut off once it
+ * outgrows what the quotas leave (507).
+ */
 async function receiveFile(ctx: AuthedCtx, file: FilePart, earlyRaw: Readonly<Record<string, string>>, declaredLength?: number, deposit?: DepositPlace): Promise<Received> {
   const early = placed(uploadFieldsObject.parse(earlyRaw), deposit);
   const name = validateName(file.filename);
-  const chunked = early.chunk !== undefined || early.chunks !== undefined;
-  const estimate = early.fileSize ?? (declaredLength !== undefined ? declaredLength - FRAMING_SLACK : undefined);
-  if (early.folderId !== undefined) {
-    await assertUploadAllowed(ctx, { folderId: early.folderId, targetPath: early.targetPath, name, neverOverwrite: Boolean(deposit) }, chunked ? early.fileSize : estimate);
-  }
   const mime = file.mimeType;
-  if (chunked) return { kind: "chunk", name, mime, part: await receiveChunkPart(file.stream) };
-  return { kind: "blob", name, mime, blob: await getBlobStore().put(file.stream, { expectedBytes: estimate }) };
+  if (early.chunk !== undefined || early.chunks !== undefined) {
+    const fields = placed(uploadFields.parse(earlyRaw), deposit);
+    if (fields.chunk === undefined || fields.chunks === undefined) throw new AppError("invalid_request", "chunk and chunks go together", [{ path: "chunks", message: "required with chunk" }]);
+    const chunkFields = { ...fields, chunk: fields.chunk, chunks: fields.chunks };
+    const expected = expectedChunkBytes(chunkFields);
+    // A `report` request may send an empty part only: it opens nothing (receiveChunk files a real chunk).
+    let opened: string | undefined;
+    if (fields.folderId !== undefined && !fields.report) {
+      const request = { folderId: fields.folderId, targetPath: fields.targetPath, name, mime, fields: chunkFields, neverOverwrite: Boolean(deposit), scope: deposit?.scope, ulinkId: deposit?.ulinkId };
+      const { uploadId, created } = await openChunkedUpload(ctx, request);
+      if (created) opened = uploadId;
+    }
+    try {
+      return { kind: "chunk", name, mime, part: await receiveChunkPart(file.stream, expected), opened, chunks: chunkFields.chunks };
+    } catch (error) {
+      if (opened) await dropIfEmpty(ctx, opened, chunkFields.chunks);
+      throw error;
+    }
+  }
+  const estimate = early.fileSize ?? (declaredLength !== undefined ? declaredLength - FRAMING_SLACK : undefined);
+  let folder: Folder | undefined;
+  if (early.folderId !== undefined) {
+    ({ folder } = await assertUploadAllowed(ctx, { folderId: early.folderId, targetPath: early.targetPath, name, neverOverwrite: Boolean(deposit) }, estimate));
+  }
+  // Without the folder yet, the user's and the platform's quotas still bound the file.
+  const room = await remainingQuota(ctx.db, { userId: ctx.actor.user.id, folder });
+  const stream = Number.isFinite(room) ? capped(file.stream, room) : file.stream;
+  return { kind: "blob", name, mime, blob: await getBlobStore().put(stream, { expectedBytes: estimate }) };
+}
+
+/** The file part, failing with 507 once it outgrows `room`. */
+function capped(stream: Readable, room: number): Readable {
+  const cap = capBytes(room, () => new AppError("insufficient_storage", "Storage exhausted: this file would exceed a quota"));
+  // pipeline, not pipe: the cap's error must stop the part too (multipart.ts then drains the rest).
+  pipeline(stream, cap).catch(() => {});
+  return cap;
 }
 
 /**

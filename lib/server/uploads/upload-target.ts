@@ -28,8 +28,9 @@ export function splitTargetPath(targetPath: string | undefined): string[] {
  * What commitUpload will check, done before any byte is stored, so a doomed upload is refused at
  * once (404 folder, 403 right, 423 lock, 507 quota for the declared size) without writing anything:
  * folders of `targetPath` that do not exist yet only need the write right where they would start.
+ * Returns the deepest existing folder of the path, whose quotas apply.
  */
-export async function assertUploadAllowed(ctx: AuthedCtx, target: UploadTarget, declaredSize?: number) {
+export async function assertUploadAllowed(ctx: AuthedCtx, target: UploadTarget, declaredSize?: number): Promise<{ folder: Folder }> {
   const { db } = ctx;
   const name = validateName(target.name);
   const { folder, rights, missing } = await walkTargetPath(ctx, target.folderId, splitTargetPath(target.targetPath));
@@ -48,6 +49,8 @@ export async function assertUploadAllowed(ctx: AuthedCtx, target: UploadTarget, 
   if (declaredSize !== undefined && declaredSize > 0) {
     await assertQuota(db, { userId: ctx.actor.user.id, folder }, declaredSize, { lock: false });
   }
+  // The deepest existing folder of the path: its quotas are the ones the upload will count under.
+  return { folder };
 }
 
 /**

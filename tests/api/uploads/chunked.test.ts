@@ -75,12 +75,22 @@ describe("POST /file/upload (chunked)", () => {
     await expect(fs.stat(chunkDir(sessionOf(user, c)))).rejects.toThrow();
   });
 
-  it("commits a one-chunk upload at once, and works without fileSize", async () => {
+  it("commits a one-chunk upload at once", async () => {
     const user = await createTestUser();
-    const c: Chunking = { folderId: user.privateRootId!, name: "one.txt", data: Buffer.from("single chunk"), chunksSize: 1024, withSize: false };
+    const c: Chunking = { folderId: user.privateRootId!, name: "one.txt", data: Buffer.from("single chunk"), chunksSize: 1024 };
     const res = await sendChunk(user.token, c, 0);
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ name: "one.txt", size: 12 });
+  });
+
+  // Issue 11, finding 6: without the total, nothing could be reserved against the quotas.
+  it("refuses a chunked upload without fileSize (400), before and after the file part, storing nothing", async () => {
+    const user = await createTestUser();
+    const c: Chunking = { folderId: user.privateRootId!, name: "nosize.bin", data: randomFile(300).data, chunksSize: 100, withSize: false };
+    expectError(await sendChunk(user.token, c, 0), 400, "invalid_request");
+    expectError(await sendChunk(user.token, c, 1, { fieldsAfter: true }), 400, "invalid_request");
+    const db = await getDb();
+    expect(await db.select().from(uploads).where(eq(uploads.userId, user.id))).toEqual([]);
   });
 
   it("keeps the chunks after a hash mismatch (400) so that re-sending the bad chunk completes the file", async () => {
@@ -117,7 +127,20 @@ describe("POST /file/upload (chunked)", () => {
     const user = await createTestUser();
     const c: Chunking = { folderId: user.privateRootId!, name: "sizes.bin", data: randomFile(250).data, chunksSize: 100 };
     expectError(await sendChunk(user.token, c, 0, { data: Buffer.alloc(99) }), 400, "invalid_request");
-    expectError(await sendChunk(user.token, c, 2, { data: Buffer.alloc(51) }), 400, "invalid_request");
+    // Larger than its declared size: refused while it streams (fields first) or once known (fields after).
+    expectError(await sendChunk(user.token, c, 2, { data: Buffer.alloc(51) }), 413, "payload_too_large");
+    expectError(await sendChunk(user.token, c, 0, { data: Buffer.alloc(200_000) }), 413, "payload_too_large");
+    expectError(await sendChunk(user.token, c, 0, { data: Buffer.alloc(101), fieldsAfter: true }), 413, "payload_too_large");
+    // chunks × chunksSize cannot hold fileSize (or holds it with an empty last chunk).
+    const wrongLayout = multipartBody([
+      { name: "folderId", value: String(c.folderId) },
+      { name: "chunk", value: "0" },
+      { name: "chunks", value: "3" },
+      { name: "chunksSize", value: "50" },
+      { name: "fileSize", value: "250" },
+      { name: "targetFile", filename: "layout.bin", data: Buffer.alloc(50) },
+    ]);
+    expectError(await call(POST, { method: "POST", token: user.token, rawBody: wrongLayout.body, headers: { "content-type": wrongLayout.contentType } }), 400, "invalid_request");
     const { body, contentType } = multipartBody([
       { name: "chunk", value: "3" },
       { name: "chunks", value: "3" },

@@ -100,14 +100,16 @@ describe("job uploads.collect", () => {
         { name: "folderId", value: String(user.privateRootId) },
         { name: "chunk", value: "0" },
         { name: "chunks", value: "2" },
+        { name: "chunksSize", value: "8" },
+        { name: "fileSize", value: "16" },
         { name: "targetFile", filename: name, data: Buffer.from("part one") },
       ]);
       return call(upload, { method: "POST", token: user.token, rawBody: body, headers: { "content-type": contentType } });
     };
     expect((await sendChunk("stale.bin")).text).toBe("OK");
     expect((await sendChunk("live.bin")).text).toBe("OK");
-    const stale = chunkedUploadId(user, { folderId: user.privateRootId!, targetPath: "", name: "stale.bin", chunks: 2 });
-    const live = chunkedUploadId(user, { folderId: user.privateRootId!, targetPath: "", name: "live.bin", chunks: 2 });
+    const stale = chunkedUploadId(user, { folderId: user.privateRootId!, targetPath: "", name: "stale.bin", fileSize: 16, chunks: 2 });
+    const live = chunkedUploadId(user, { folderId: user.privateRootId!, targetPath: "", name: "live.bin", fileSize: 16, chunks: 2 });
 
     const opened = await call(fileTus, { method: "POST", token: user.token, body: { name: "t.bin", target: user.privateRootId, size: 10 } });
     const key = opened.body[0].sessionKey as string;

@@ -1,11 +1,13 @@
 import { errorResponse } from "@/lib/server/errors";
+import { drainingBody } from "@/lib/server/http/drain-body";
 import { handleTusRequest } from "@/lib/server/uploads/tus-server";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 // Bound wrapper: the server's own method loses `this` when exported (environment.md, trap 7).
-const tus = (req: Request) => handleTusRequest(req);
+// A body tus never read (a refused creation, an unknown upload) is drained, never left half-read.
+const tus = drainingBody((req: Request) => handleTusRequest(req));
 
 // POST /api/tus: tus 1.0.0 creation (Upload-Metadata `token <base64 sessionKey>` from POST /api/file/tus)
 export const POST = tus;
