@@ -4,7 +4,8 @@ import { applyAsId, authenticateToken } from "../auth/authenticate";
 import { readWebSessionToken } from "../auth/web-session";
 import type { Actor, AuthedCtx, Ctx, RequestInfo } from "../context";
 import { AppError, toErrorResponse } from "../errors";
-import { discardBody, readJson } from "./read-json";
+import { discardBody } from "./drain-body";
+import { readJson } from "./read-json";
 import { refuseNul } from "./refuse-nul";
 
 export type Auth = "user" | "admin" | "optional" | "none";
