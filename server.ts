@@ -1,9 +1,12 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import nextEnv from "@next/env";
 import next from "next";
 import { downloadById, downloadByToken } from "./lib/server/downloads/serve-download";
 import { clientAddress, isTrustedProxy, parseTrustedProxies } from "./lib/server/http/client-address";
+import { nodeRoute, type NodeHandler } from "./lib/server/http/node-route";
 import { serveShareZip } from "./lib/server/shares/serve-zip";
+import { tusNodeHandler } from "./lib/server/uploads/tus-server";
+import { depositEndpoint, replaceContentEndpoint, uploadFileEndpoint } from "./lib/server/uploads/upload-endpoints";
 
 // `npm start` runs this server in front of Next (architecture.md, "One Node server in front of
 // Next"). It decides the client's address from the socket (Next keeps any X-Forwarded-For a client
@@ -11,21 +14,40 @@ import { serveShareZip } from "./lib/server/shares/serve-zip";
 // and it answers the paths where bytes matter on the raw request, without Next's per-request and
 // per-chunk work; every other request goes to Next.
 
-type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-
 /**
  * The fast paths: each calls the same services and the same authentication as its `app/api` or
- * `pages/api` route, which stays as the contract's table of contents.
+ * `pages/api` route, which stays as the contract's table of contents (and serves `next dev`).
+ * Named groups of a pattern are the path's parameters; other methods go to Next (405 there).
  */
-const FAST_PATHS: { pattern: RegExp; handler: NodeHandler }[] = [
-  { pattern: /^\/api\/file\/[^/]+\/download\/?$/, handler: downloadById },
-  { pattern: /^\/api\/file\/download\/?$/, handler: downloadByToken },
-  { pattern: /^\/api\/zip\/share\/[^/]+\/?$/, handler: serveShareZip },
+const FAST_PATHS: { methods: string[]; pattern: RegExp; handler: NodeHandler }[] = [
+  { methods: ["GET", "HEAD"], pattern: /^\/api\/file\/[^/]+\/download\/?$/, handler: downloadById },
+  { methods: ["GET", "HEAD"], pattern: /^\/api\/file\/download\/?$/, handler: downloadByToken },
+  { methods: ["GET", "HEAD"], pattern: /^\/api\/zip\/share\/[^/]+\/?$/, handler: serveShareZip },
+  { methods: ["POST"], pattern: /^\/api\/file\/upload\/?$/, handler: nodeRoute(uploadFileEndpoint) },
+  { methods: ["PUT", "PATCH"], pattern: /^\/api\/file\/(?<fileId>[^/]+)\/upload\/?$/, handler: nodeRoute(replaceContentEndpoint) },
+  { methods: ["POST"], pattern: /^\/api\/ulink\/key\/(?<key>[^/]+)\/upload\/?$/, handler: nodeRoute(depositEndpoint) },
+  { methods: ["POST", "HEAD", "PATCH", "DELETE", "OPTIONS"], pattern: /^\/api\/tus(\/[^/]*)?\/?$/, handler: tusNodeHandler },
 ];
 
-function fastPathFor(url: string | undefined): NodeHandler | undefined {
+function fastPathFor(method: string | undefined, url: string | undefined): { handler: NodeHandler; params: Record<string, string> } | undefined {
   const pathname = (url ?? "/").split("?", 1)[0];
-  return FAST_PATHS.find((path) => path.pattern.test(pathname))?.handler;
+  for (const path of FAST_PATHS) {
+    if (!path.methods.includes(method ?? "GET")) continue;
+    const match = path.pattern.exec(pathname);
+    if (!match) continue;
+    const params = Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, safeDecode(value)]));
+    return { handler: path.handler, params };
+  }
+  return undefined;
+}
+
+/** Path parameters arrive percent-encoded, as Next would decode them; a malformed one stays raw (zod refuses it). */
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 /** What next.config.ts adds to every /api answer that Next serves. */
@@ -63,11 +85,12 @@ async function main() {
   const handle = app.getRequestHandler();
   const server = createServer((req, res) => {
     normaliseForwarding(req);
-    const fast = fastPathFor(req.url);
+    const fast = fastPathFor(req.method, req.url);
     if (fast) {
       for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
     }
-    (fast ?? handle)(req, res).catch((error: unknown) => {
+    const answered = fast ? fast.handler(req, res, fast.params) : handle(req, res);
+    answered.catch((error: unknown) => {
       console.error("[coffre] request failed before Next could answer:", error);
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "Internal error", code: "internal_error" }));
       else res.destroy();

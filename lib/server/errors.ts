@@ -34,8 +34,20 @@ const STATUS = {
 export type ErrorCode = keyof typeof STATUS;
 export type ErrorBody = { error: string; code: string; details?: unknown };
 
+const APP_ERROR = Symbol.for("coffre.AppError");
+
 /** The one error type services throw; its code decides the HTTP status. */
 export class AppError extends Error {
+  readonly [APP_ERROR] = true;
+
+  /**
+   * server.ts bundles its own copy of these modules beside Next's, and objects on globalThis (the
+   * blob store, tus) may come from either: an AppError is recognised by its brand, not its class.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[APP_ERROR] === true;
+  }
+
   constructor(
     readonly code: ErrorCode,
     message: string,

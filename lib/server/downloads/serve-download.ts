@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getDb, type Db } from "@/db";
 import { downloadParams, downloadQuery, tokenDownloadQuery } from "@/lib/contracts/uploads";
-import { AppError, toErrorResponse } from "../errors";
+import { AppError } from "../errors";
 import { appUrl } from "../mail/app-url";
 import { prepareShareDownload } from "../shares/share-download";
+import { sendError, toWebRequest } from "../http/node-route";
 import { authenticate, requestInfo } from "../http/route";
 import { openBlob } from "./send-blob";
 import { prepareDownloadById, prepareDownloadByToken, type DownloadRequest, type PreparedDownload } from "./prepare-download";
@@ -73,30 +74,3 @@ export const downloadByToken = nodeDownloadHandler(async (db, request, url, http
   const { token, latest } = tokenDownloadQuery.parse(Object.fromEntries(url.searchParams));
   return (await prepareShareDownload(db, token, http, appUrl(request))) ?? prepareDownloadByToken(db, token, latest, http);
 });
-
-/** Only the headers: authentication and conditions need nothing else, and the body is never read. */
-export function toWebRequest(req: IncomingMessage, url: URL): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === "string") headers.set(name, value);
-    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-  }
-  // Forwarded addresses are read from the headers; the socket's own peer comes last, as Next adds it.
-  const peer = req.socket?.remoteAddress;
-  if (peer && !headers.has("x-forwarded-for")) headers.set("x-forwarded-for", peer);
-  return new Request(new URL(url.pathname + url.search, `http://${req.headers.host ?? "localhost"}`), { method: req.method, headers });
-}
-
-/** The contract's error body on a Node response (or a cut connection once bytes went out). */
-export async function sendError(res: ServerResponse, method: string, error: unknown) {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const response = toErrorResponse(error);
-  const body = Buffer.from(await response.text());
-  const headers: Record<string, string> = Object.fromEntries(response.headers);
-  headers["Content-Length"] = String(body.length);
-  res.writeHead(response.status, headers);
-  res.end(method === "HEAD" ? undefined : body);
-}

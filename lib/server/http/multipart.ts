@@ -1,9 +1,8 @@
-import { Readable, Transform } from "node:stream";
+import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { AppError } from "../errors";
-import { detachedBody } from "./drain-body";
+import type { BodySource } from "./body-source";
 
 export type FilePart = { stream: Readable; filename: string; mimeType: string };
 
@@ -41,16 +40,15 @@ export type MultipartFileResult<T> = { fields: Record<string, string>; result: T
  * read and thrown away in the background: the web body stream is never cancelled (trap 16).
  */
 export async function streamMultipartFile<T>(
-  req: Request,
+  source: BodySource,
   options: MultipartFileOptions<T> & { fileOptional: true },
 ): Promise<MultipartFileResult<T | undefined>>;
-export async function streamMultipartFile<T>(req: Request, options: MultipartFileOptions<T>): Promise<MultipartFileResult<T>>;
-export async function streamMultipartFile<T>(req: Request, options: MultipartFileOptions<T>): Promise<MultipartFileResult<T | undefined>> {
-  const contentType = req.headers.get("content-type") ?? "";
+export async function streamMultipartFile<T>(source: BodySource, options: MultipartFileOptions<T>): Promise<MultipartFileResult<T>>;
+export async function streamMultipartFile<T>(source: BodySource, options: MultipartFileOptions<T>): Promise<MultipartFileResult<T | undefined>> {
+  const contentType = source.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\b/i.test(contentType)) {
     throw new AppError("unsupported_media_type", `Send multipart/form-data with the file in a part named "${options.field}"`);
   }
-  if (!req.body) throw missingPart(options.field);
 
   let parser: busboy.Busboy;
   try {
@@ -76,7 +74,7 @@ export async function streamMultipartFile<T>(req: Request, options: MultipartFil
     if (failure !== undefined) return;
     failure = error;
     // Destroying the parser destroys the file stream being consumed and ends the pipeline; the
-    // detached body it reads from then drains the rest of the request instead of cancelling it.
+    // body source then drains the rest of the request instead of cutting it.
     // Not synchronously: busboy emits its events mid-parse and breaks if destroyed under its own feet.
     process.nextTick(() => parser.destroy(error instanceof Error ? error : new Error(String(error))));
   };
@@ -105,16 +103,13 @@ export async function streamMultipartFile<T>(req: Request, options: MultipartFil
   }
 
   const maxBody = options.maxBodyBytes ?? options.maxFileBytes + 1024 * 1024;
-  const detached = detachedBody(req);
   try {
-    if (!detached.stream) throw new AppError("invalid_request", "The request body was already read");
-    const body = Readable.fromWeb(detached.stream as WebReadableStream<Uint8Array>, options.highWaterMark ? { highWaterMark: options.highWaterMark } : {});
-    await pipeline(body, limitBytes(maxBody, fail, options.highWaterMark), parser);
+    await pipeline(source.body, limitBytes(maxBody, fail, options.highWaterMark), parser);
   } catch (error) {
     if (failure === undefined) failure = error instanceof AppError ? error : new AppError("invalid_request", `Malformed or interrupted multipart body: ${(error as Error).message}`);
   } finally {
     // Read to its end: nothing to do. Refused half-way: the rest is drained, never cancelled.
-    detached.discard();
+    source.release();
   }
   // busboy finishes once the file stream has ended, not once its consumer is done (trap 2).
   let result: T | undefined;

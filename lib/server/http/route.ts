@@ -4,7 +4,7 @@ import { applyAsId, authenticateToken } from "../auth/authenticate";
 import { readWebSessionToken } from "../auth/web-session";
 import type { Actor, AuthedCtx, Ctx, RequestInfo } from "../context";
 import { AppError, toErrorResponse } from "../errors";
-import { discardBody } from "./drain-body";
+import { webBodySource, type BodySource } from "./body-source";
 import { readJson } from "./read-json";
 import { refuseNul } from "./refuse-nul";
 
@@ -25,13 +25,29 @@ type Input<A extends Auth, P, Q, B> = {
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
+  /** The request; under the fast paths of server.ts, its headers only (the bytes are in `source`). */
   req: Request;
+  /** The raw body, for the routes that stream it (uploads); taken only when read. */
+  source: BodySource;
 };
+
+type Fn<A extends Auth, P, Q, B> = (input: Input<A, P, Q, B>) => Promise<unknown> | unknown;
+
+/** An operation as both servers mount it: route() under Next, nodeRoute() on the raw request. */
+export type Endpoint<A extends Auth, P, Q, B> = { spec: Spec<P, Q, B> & { auth?: A }; fn: Fn<A, P, Q, B> };
 
 export type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type Handler = (req: Request, context: RouteContext) => Promise<Response>;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Names an operation that server.ts also answers on the raw request (see nodeRoute). */
+export function endpoint<A extends Auth = "user", P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
+  spec: Spec<P, Q, B> & { auth?: A },
+  fn: Fn<A, P, Q, B>,
+): Endpoint<A, P, Q, B> {
+  return { spec, fn };
+}
 
 /**
  * Parses and authenticates a request, calls one service, serialises its result:
@@ -40,31 +56,44 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export function route<A extends Auth = "user", P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
   spec: Spec<P, Q, B> & { auth?: A },
-  fn: (input: Input<A, P, Q, B>) => Promise<unknown> | unknown,
+  fn: Fn<A, P, Q, B>,
 ): Handler {
   return async (req, context) => {
+    const source = webBodySource(req);
     try {
-      const db = await getDb();
-      const request = requestInfo(req);
-      const actor = await authenticate(db, req, spec.auth ?? "user");
-      const ctx: Ctx = { db, actor, request };
-      const rawParams = await context?.params;
-      const rawQuery = Object.fromEntries(new URL(req.url).searchParams);
-      const rawBody = spec.body ? await readJson(req) : undefined;
-      refuseNul(rawParams, "params");
-      refuseNul(rawQuery, "query");
-      refuseNul(rawBody, "body");
-      const params = spec.params ? spec.params.parse(rawParams) : undefined;
-      const query = spec.query ? spec.query.parse(rawQuery) : undefined;
-      const body = spec.body ? spec.body.parse(rawBody) : undefined;
-      const result = await fn({ ctx, params, query, body, req } as Input<A, P, Q, B>);
-      return toResponse(result);
-    } catch (error) {
-      // A body refused before it was read (401, 403, 404...) is still arriving.
-      discardBody(req);
-      return toErrorResponse(error);
+      return await runEndpoint({ spec, fn }, req, await context?.params, source);
+    } finally {
+      // A body refused before it was read (401, 403, 404...), or left half-read, is still arriving.
+      source.release();
     }
   };
+}
+
+/** The steps every request goes through, whichever server received it. */
+export async function runEndpoint<A extends Auth, P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined>(
+  { spec, fn }: Endpoint<A, P, Q, B>,
+  req: Request,
+  rawParams: Record<string, unknown> | undefined,
+  source: BodySource,
+): Promise<Response> {
+  try {
+    const db = await getDb();
+    const request = requestInfo(req);
+    const actor = await authenticate(db, req, spec.auth ?? "user");
+    const ctx: Ctx = { db, actor, request };
+    const rawQuery = Object.fromEntries(new URL(req.url).searchParams);
+    const rawBody = spec.body ? await readJson(req) : undefined;
+    refuseNul(rawParams, "params");
+    refuseNul(rawQuery, "query");
+    refuseNul(rawBody, "body");
+    const params = spec.params ? spec.params.parse(rawParams) : undefined;
+    const query = spec.query ? spec.query.parse(rawQuery) : undefined;
+    const body = spec.body ? spec.body.parse(rawBody) : undefined;
+    const result = await fn({ ctx, params, query, body, req, source } as Input<A, P, Q, B>);
+    return toResponse(result);
+  } catch (error) {
+    return toErrorResponse(error);
+  }
 }
 
 export function toResponse(result: unknown): Response {

@@ -7,6 +7,7 @@ import type { StoredBlob } from "@/lib/storage/blob-store";
 import { writeLog } from "../audit/write-log";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
+import type { BodySource } from "../http/body-source";
 import { streamMultipartFile } from "../http/multipart";
 import { getPictureOwnerOrThrow } from "./picture-owner";
 
@@ -21,11 +22,11 @@ const SIDE = 512;
  * The image is turned upright, cropped to a 512x512 square and stored as WebP (without the
  * metadata of the original, such as its GPS position); the previous picture is deleted.
  */
-export async function updatePicture(ctx: AuthedCtx, userId: number, req: Request): Promise<void> {
+export async function updatePicture(ctx: AuthedCtx, userId: number, source: BodySource): Promise<void> {
   // Rights first: a refused caller must not get to send 16 MB.
   const user = await getPictureOwnerOrThrow(ctx, userId, "write");
   const store = getBlobStore();
-  const { result: blob } = await streamMultipartFile(req, {
+  const { result: blob } = await streamMultipartFile(source, {
     field: "targetFile",
     maxFileBytes: MAX_PICTURE_BYTES,
     onFile: ({ stream }) => storeNormalisedPicture(stream),

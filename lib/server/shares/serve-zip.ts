@@ -5,7 +5,7 @@ import { getDb } from "@/db";
 import { shareKeyParams } from "@/lib/contracts/shares";
 import { getBlobStore } from "@/lib/storage";
 import { attachmentDisposition } from "../downloads/content-disposition";
-import { sendError, toWebRequest } from "../downloads/serve-download";
+import { sendError, toWebRequest } from "../http/node-route";
 import { AppError } from "../errors";
 import { parseEnvironment } from "../events/record-event";
 import { requestInfo } from "../http/route";

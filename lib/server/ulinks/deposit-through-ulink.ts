@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { BodySource } from "../http/body-source";
 import { eq } from "drizzle-orm";
 import { folders, ulinkDeposits } from "@/db/schema";
 import { ULINK_FLAG } from "@/lib/contracts/ulinks";
@@ -22,12 +23,12 @@ export type DepositOutcome = { kind: "file"; deposit: { size: number; hash: stri
  * The answer gives the size and MD5 received, not the name the file got: a numbered name would
  * tell the visitor what the folder already holds.
  */
-export async function depositThroughUlink(ctx: Ctx, req: Request, key: string, base: string): Promise<DepositOutcome> {
+export async function depositThroughUlink(ctx: Ctx, req: Request, source: BodySource, key: string, base: string): Promise<DepositOutcome> {
   const { link, owner, folderId } = await openUlinkOrThrow(ctx.db, key);
   await assertLinkAccess(ctx.db, ulinkProtection(link), req);
   const asOwner: AuthedCtx = { ...ctx, actor: { user: owner, realUser: owner, sessionId: null } };
   const visitor = createHash("sha256").update(`${ctx.request.ip}\n${ctx.request.userAgent ?? ""}`).digest("hex");
-  const outcome = await uploadFile(asOwner, req, { meta: false, mode: "light", deposit: { folderId, scope: `ulink:${link.id}:${visitor}`, ulinkId: link.id } });
+  const outcome = await uploadFile(asOwner, source, { meta: false, mode: "light", deposit: { folderId, scope: `ulink:${link.id}:${visitor}`, ulinkId: link.id } });
   if (outcome.kind !== "file") return outcome;
 
   const { file, version, folder } = outcome.committed;

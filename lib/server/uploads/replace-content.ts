@@ -11,7 +11,7 @@ import { AppError } from "../errors";
 import { getFileOrThrow, type FileAccess } from "../files/get-file";
 import { isLockedForOthers, loadLocks } from "../locks/serialize-lock";
 import { enqueueDerivatives } from "../previews/enqueue-derivatives";
-import { detachedBody } from "../http/drain-body";
+import type { BodySource } from "../http/body-source";
 import { assertQuota, remainingQuota } from "../quotas/assert-quota";
 
 const MiB = 1 << 20;
@@ -22,12 +22,12 @@ const MiB = 1 << 20;
  * when sent, is checked against the quota before a byte is stored and against the bytes received
  * (400 on a mismatch, nothing changed). The old blob is left to garbage collection.
  */
-export async function replaceContent(ctx: AuthedCtx, versionId: number, req: Request): Promise<FileAccess> {
-  const type = req.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
+export async function replaceContent(ctx: AuthedCtx, versionId: number, source: BodySource): Promise<FileAccess> {
+  const type = source.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
   if (type !== "application/octet-stream") {
     throw new AppError("unsupported_media_type", "Replacing content needs Content-Type: application/octet-stream");
   }
-  const declared = parseLength(req.headers.get("content-length"));
+  const declared = parseLength(source.headers.get("content-length"));
   const access = await getFileOrThrow(ctx.db, ctx.actor.user, versionId, "edit", { latest: true });
   await assertNotLocked(ctx, access.file.id);
   if (declared !== undefined && declared > access.version.size) {
@@ -35,9 +35,8 @@ export async function replaceContent(ctx: AuthedCtx, versionId: number, req: Req
   }
 
   const store = getBlobStore();
-  // A body refused half-way (length mismatch, store failure) is drained, never cancelled (trap 16).
-  const detached = detachedBody(req);
-  const body = detached.stream ? Readable.fromWeb(detached.stream as WebReadableStream<Uint8Array>, { highWaterMark: MiB }) : Readable.from([]);
+  // A body refused half-way (length mismatch, store failure) is drained, never cut (trap 16).
+  const body = source.body;
   let interrupted = false;
   body.once("error", () => (interrupted = true));
   // Without Content-Length, the body may not outgrow what the quotas leave (plus the bytes it replaces).
@@ -49,7 +48,7 @@ export async function replaceContent(ctx: AuthedCtx, versionId: number, req: Req
       // A client that goes away is not a server failure.
       throw interrupted && !(error instanceof AppError) ? new AppError("invalid_request", "The request body was interrupted") : error;
     })
-    .finally(() => detached.discard());
+    .finally(() => source.release());
   try {
     if (declared !== undefined && blob.size !== declared) throw lengthMismatch(declared, String(blob.size));
     return await ctx.db.transaction((tx) => swapContent({ ...ctx, db: tx }, access, blob));

@@ -1,9 +1,13 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
 import { EVENTS, Server } from "@tus/server";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { uploads } from "@/db/schema";
 import { AppError, toErrorResponse } from "../errors";
+import { nodeBodySource } from "../http/body-source";
 import { detachedBody } from "../http/drain-body";
+import { sendResponse, toWebRequest } from "../http/node-route";
 import { authenticate } from "../http/route";
 import { HashingFileStore } from "./hashing-file-store";
 import { dropUpload, tusDir, tusUploadId, type UploadRow } from "./upload-sessions";
@@ -111,20 +115,44 @@ const TUS_CODES: Record<number, string> = {
 };
 
 /**
- * Runs a tus request. tus answers errors as plain text; they are given the contract's error body
- * (`{error, code}`, JSON) with tus's own headers kept.
+ * Runs a tus request under Next. tus reads the body through Readable.fromWeb and may give up
+ * half-way (a refused PATCH): it gets a detached view, and the real body is drained, never
+ * cancelled (trap 16).
  */
 export async function handleTusRequest(req: Request): Promise<Response> {
-  // tus reads the body through Readable.fromWeb and may give up half-way (a refused PATCH):
-  // it gets a detached view, and the real body is drained, never cancelled (trap 16).
-  const detached = req.method === "POST" || req.method === "PATCH" ? detachedBody(req) : null;
+  const detached = hasBody(req.method) ? detachedBody(req) : null;
   const forTus = detached?.stream ? new Request(req.url, { method: req.method, headers: req.headers, body: detached.stream, duplex: "half", signal: req.signal } as RequestInit) : req;
-  let response: Response;
   try {
-    response = await getTus().server.handleWeb(forTus);
+    return await answerTus(forTus);
   } finally {
     detached?.discard();
   }
+}
+
+/**
+ * Runs a tus request on the raw Node request (server.ts): the bytes go from the socket to the
+ * store through one view of the request, without Next. Refused half-way, the rest is read and
+ * thrown away, so the answer arrives whole.
+ */
+export async function tusNodeHandler(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const request = toWebRequest(req);
+  const source = nodeBodySource(req, request.headers);
+  const body = hasBody(request.method) ? (Readable.toWeb(source.body) as ReadableStream<Uint8Array>) : undefined;
+  const forTus = body ? new Request(request.url, { method: request.method, headers: request.headers, body, duplex: "half" } as RequestInit) : request;
+  let response: Response;
+  try {
+    response = await answerTus(forTus);
+  } finally {
+    source.release();
+  }
+  await sendResponse(res, response, request.method);
+}
+
+const hasBody = (method: string) => method === "POST" || method === "PATCH";
+
+/** tus answers errors as plain text; they get the contract's error body, tus's own headers kept. */
+async function answerTus(req: Request): Promise<Response> {
+  const response = await getTus().server.handleWeb(req);
   if (response.status < 400) return response;
   const text = await response.text();
   let body = text;

@@ -10,6 +10,7 @@ import { AppError } from "../errors";
 import { commitUpload } from "../files/commit-upload";
 import { validateName } from "../files/names";
 import { presentFiles, type FileItem, type FileJson } from "../files/present-files";
+import type { BodySource } from "../http/body-source";
 import { streamMultipartFile, type FilePart } from "../http/multipart";
 import type { Mode } from "../http/mode";
 import { remainingQuota } from "../quotas/assert-quota";
@@ -40,10 +41,10 @@ const FRAMING_SLACK = 64 * 1024;
  * target comes first, rights and the declared size are checked before a byte is stored. Any
  * failure (including a client that goes away) leaves no file and no blob behind.
  */
-export async function uploadFile(ctx: AuthedCtx, req: Request, options: UploadOptions): Promise<UploadOutcome> {
+export async function uploadFile(ctx: AuthedCtx, source: BodySource, options: UploadOptions): Promise<UploadOutcome> {
   const deposit = options.deposit;
-  const declaredLength = Number(req.headers.get("content-length")) || undefined;
-  const { fields: raw, result: received } = await streamMultipartFile(req, {
+  const declaredLength = Number(source.headers.get("content-length")) || undefined;
+  const { fields: raw, result: received } = await streamMultipartFile(source, {
     field: "targetFile",
     maxFileBytes: Number.POSITIVE_INFINITY,
     fileOptional: true,

@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/server/errors";
+import { webBodySource } from "@/lib/server/http/body-source";
 import { streamMultipartFile, type FilePart } from "@/lib/server/http/multipart";
 import { multipartStream } from "./multipart-body";
 
 // The streaming multipart helper behind picture uploads (and, later, file uploads).
 
+// A body as a route handler under Next sees it.
 const rawRequest = (body: BodyInit, headers: Record<string, string> = {}) =>
-  new Request("http://coffre.test/upload", { method: "POST", body, headers, duplex: "half" } as RequestInit);
+  webBodySource(new Request("http://coffre.test/upload", { method: "POST", body, headers, duplex: "half" } as RequestInit));
 
 async function request(form: FormData) {
   const { body, contentType } = await multipartStream(form);

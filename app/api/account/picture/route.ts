@@ -10,8 +10,8 @@ export const runtime = "nodejs";
 export const GET = route({}, ({ ctx, req }) => readPicture(ctx, ctx.actor.user.id, req));
 
 // POST /api/account/picture: multipart part targetFile, at most 16 MB; body "OK"
-export const POST = route({}, async ({ ctx, req }) => {
-  await updatePicture(ctx, ctx.actor.user.id, req);
+export const POST = route({}, async ({ ctx, source }) => {
+  await updatePicture(ctx, ctx.actor.user.id, source);
   return new Response("OK", { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 });
 

@@ -14,8 +14,8 @@ const params = z.object({ userId: principalId });
 export const GET = route({ params }, ({ ctx, params, req }) => readPicture(ctx, params.userId, req));
 
 // POST /api/user/(userId)/picture: multipart part targetFile, at most 16 MB; body "OK"
-export const POST = route({ params }, async ({ ctx, params, req }) => {
-  await updatePicture(ctx, params.userId, req);
+export const POST = route({ params }, async ({ ctx, params, source }) => {
+  await updatePicture(ctx, params.userId, source);
   return new Response("OK", { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 });
 
