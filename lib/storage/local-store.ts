@@ -6,7 +6,7 @@ import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { AppError } from "@/lib/server/errors";
 import type { BlobStore, ByteRange, StoredBlob } from "./blob-store";
-import { createMd5 } from "./md5";
+import { createMd5, hashFile } from "./md5";
 
 /** Blobs on the local filesystem: DATA_DIR/blobs/ab/cd/<id>, work in progress in DATA_DIR/blobs/tmp. */
 export class LocalBlobStore implements BlobStore {
@@ -59,22 +59,7 @@ export class LocalBlobStore implements BlobStore {
 
   async adoptFile(file: string, known: { md5?: string; size?: number } = {}): Promise<StoredBlob> {
     const id = randomUUID();
-    let md5 = known.md5;
-    let size = known.size;
-    if (!md5 || size === undefined) {
-      const hash = createMd5((await fs.stat(file)).size);
-      size = 0;
-      try {
-        for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
-          await hash.update(chunk as Buffer);
-          size += (chunk as Buffer).length;
-        }
-        md5 = await hash.digest();
-      } catch (error) {
-        hash.abort();
-        throw error;
-      }
-    }
+    const { md5, size } = known.md5 && known.size !== undefined ? { md5: known.md5, size: known.size } : await hashFile(file);
     // Written by someone else (tus) without a flush: make it durable before it becomes a blob.
     const handle = await fs.open(file, "r+");
     try {

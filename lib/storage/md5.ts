@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import fs from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 
@@ -22,6 +24,22 @@ export const WORKER_MD5_MIN_BYTES = 8 * 1024 * 1024;
 export function createMd5(expectedBytes?: number): Md5 {
   const worthIt = expectedBytes !== undefined && expectedBytes >= WORKER_MD5_MIN_BYTES && availableParallelism() > 1;
   return worthIt ? new WorkerMd5() : new InlineMd5();
+}
+
+/** MD5 and size of a file on disk, read once in 1 MiB slices. */
+export async function hashFile(file: string): Promise<{ md5: string; size: number }> {
+  const hash = createMd5((await fs.stat(file)).size);
+  let size = 0;
+  try {
+    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+      await hash.update(chunk as Buffer);
+      size += (chunk as Buffer).length;
+    }
+    return { md5: await hash.digest(), size };
+  } catch (error) {
+    hash.abort();
+    throw error;
+  }
 }
 
 class InlineMd5 implements Md5 {

@@ -1,18 +1,16 @@
-import { createReadStream } from "node:fs";
-import path from "node:path";
 import { getBlobStore } from "@/lib/storage";
 import type { StoredBlob } from "@/lib/storage/blob-store";
+import { storageError } from "@/lib/storage/local-store";
+import { hashFile } from "@/lib/storage/md5";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { commitUpload, type CommitResult } from "../files/commit-upload";
 import { ensureTargetFolder } from "./upload-target";
-import { chunkDir, claimUpload, dropUpload, releaseUpload } from "./upload-sessions";
-
-const MiB = 1 << 20;
+import { chunkDataFile, claimUpload, dropUpload, releaseUpload } from "./upload-sessions";
 
 /**
- * Streams the chunks, in order, into one blob (never in memory), checks `fileSize` and `fileHash`
- * and commits the file. Returns null when another request already claimed the upload.
+ * Turns the upload's data file, where every chunk was written at its offset, into a blob (no
+ * copy), after checking `fileSize` and `fileHash`, and commits the file. Returns null when another request already claimed the upload.
  *
  * Failures follow the contract's rule for chunked uploads: a 4xx is recoverable, so the chunks
  * stay and the client may re-send some (a re-sent chunk completes the set again and retries);
@@ -24,14 +22,18 @@ export async function assembleChunks(ctx: AuthedCtx, uploadId: string, input: { 
   const store = getBlobStore();
   let blob: StoredBlob | undefined;
   try {
-    const expectedBytes = row.size ?? (row.chunkSize ?? 0) * (row.chunks ?? 0);
-    blob = await store.put(readChunks(uploadId, row.chunks ?? 0), { expectedBytes });
-    if (row.size !== null && blob.size !== row.size) {
-      throw new AppError("invalid_request", `The chunks hold ${blob.size} bytes, fileSize announced ${row.size}`, [{ path: "fileSize", message: "does not match the chunks received" }]);
+    // Every chunk is at its place in one file: one read for the MD5, then it becomes the blob as it is.
+    const data = chunkDataFile(uploadId);
+    const { md5, size } = await hashFile(data).catch((error) => {
+      throw storageError(error);
+    });
+    if (row.size !== null && size !== row.size) {
+      throw new AppError("invalid_request", `The chunks hold ${size} bytes, fileSize announced ${row.size}`, [{ path: "fileSize", message: "does not match the chunks received" }]);
     }
-    if (row.expectedMd5 && blob.md5 !== row.expectedMd5) {
-      throw new AppError("invalid_request", `The assembled file has MD5 ${blob.md5}, fileHash announced ${row.expectedMd5}`, [{ path: "fileHash", message: "does not match the chunks received" }]);
+    if (row.expectedMd5 && md5 !== row.expectedMd5) {
+      throw new AppError("invalid_request", `The assembled file has MD5 ${md5}, fileHash announced ${row.expectedMd5}`, [{ path: "fileHash", message: "does not match the chunks received" }]);
     }
+    blob = await store.adoptFile(data, { md5, size });
     const context = (row.context ?? {}) as { targetPath?: string; mime?: string | null; neverOverwrite?: boolean };
     const folderId = await ensureTargetFolder(ctx, row.folderId, context.targetPath);
     const assembled = blob;
@@ -45,11 +47,5 @@ export async function assembleChunks(ctx: AuthedCtx, uploadId: string, input: { 
     const final = error instanceof AppError && error.status >= 500;
     await (final ? dropUpload(ctx.db, uploadId) : releaseUpload(ctx.db, uploadId)).catch(() => {});
     throw error;
-  }
-}
-
-async function* readChunks(uploadId: string, chunks: number): AsyncIterable<Uint8Array> {
-  for (let i = 0; i < chunks; i++) {
-    yield* createReadStream(path.join(chunkDir(uploadId), String(i)), { highWaterMark: MiB });
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createWriteStream } from "node:fs";
+import { createReadStream, createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Transform, type Readable } from "node:stream";
@@ -12,10 +12,13 @@ import type { CommitResult } from "../files/commit-upload";
 import { assembleChunks } from "./assemble-chunks";
 import { reserveUpload } from "./reserve-upload";
 import { assertUploadAllowed } from "./upload-target";
-import { chunkDir, chunkedUploadId, dropUpload, incomingDir } from "./upload-sessions";
+import { chunkDataFile, chunkDir, chunkedUploadId, dropUpload, incomingDir } from "./upload-sessions";
 
-/** A chunk received into the work area, not yet filed under its upload. */
-export type ChunkPart = { path: string; size: number };
+/**
+ * A chunk received: at its offset in its upload's data file already (its fields came before it,
+ * the usual order), or in a work file until the fields that follow it name its upload.
+ */
+export type ChunkPart = { path: string; size: number } | { placedIn: string; size: number };
 
 export type ChunkOutcome = { kind: "received" } | { kind: "missing"; missing: number[] } | { kind: "committed"; result: CommitResult };
 
@@ -51,6 +54,35 @@ export async function receiveChunkPart(stream: Readable, maxBytes?: number): Pro
   }
   return { path: file, size: out.bytesWritten };
 }
+
+/**
+ * Streams a chunk straight to its offset in the upload's data file: each byte is written once,
+ * and the last chunk needs no reassembly. Durable (fdatasync) before it returns; it counts only
+ * once markChunk files it. With `maxBytes`, one byte more stops the transfer with a 413 before
+ * anything is written past the chunk's own place.
+ */
+export async function writeChunkAt(uploadId: string, offset: number, stream: Readable, maxBytes = Number.POSITIVE_INFINITY): Promise<number> {
+  await fs.mkdir(chunkDir(uploadId), { recursive: true });
+  const handle = await fs.open(chunkDataFile(uploadId), fs.constants.O_RDWR | fs.constants.O_CREAT);
+  let written = 0;
+  try {
+    for await (const chunk of stream) {
+      const bytes = chunk as Buffer;
+      if (written + bytes.length > maxBytes) throw new AppError("payload_too_large", `The chunk is larger than the ${maxBytes} bytes it must have`);
+      await handle.write(bytes, 0, bytes.length, offset + written);
+      written += bytes.length;
+    }
+    await handle.datasync();
+    return written;
+  } catch (error) {
+    throw error instanceof AppError ? error : storageError(error);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The chunk's place in the data file: every chunk but the last has `chunksSize` bytes. */
+export const chunkOffset = (fields: { chunk: number; chunksSize?: number }) => fields.chunk * (fields.chunksSize ?? 0);
 
 /** A pass-through that fails with `error()` once more than `max` bytes went through. */
 export function capBytes(max: number, error: () => AppError): Transform {
@@ -148,9 +180,9 @@ export async function receiveChunk(ctx: AuthedCtx, input: ChunkRequest, part: Ch
   if (part) assertChunkSize(fields.chunk, expected, part.size);
   if (part) {
     await openChunkedUpload(ctx, input);
-    await fs.mkdir(chunkDir(uploadId), { recursive: true });
-    // Atomic: a reader sees the old chunk or the new one, never half of either.
-    await fs.rename(part.path, path.join(chunkDir(uploadId), String(fields.chunk)));
+    await placeChunk(uploadId, fields, part);
+    // The marker makes the chunk count, once its bytes are durable at their place.
+    await fs.writeFile(path.join(chunkDir(uploadId), String(fields.chunk)), "");
   }
 
   const missing = await findMissingChunks(uploadId, fields.chunks);
@@ -161,6 +193,23 @@ export async function receiveChunk(ctx: AuthedCtx, input: ChunkRequest, part: Ch
   }
   if (fields.report || fields.chunk === fields.chunks - 1) return { kind: "missing", missing };
   return { kind: "received" };
+}
+
+/** Copies a chunk that is not at its place yet (received before its fields, or under other fields). */
+async function placeChunk(uploadId: string, fields: { chunk: number; chunksSize?: number }, part: ChunkPart) {
+  if ("placedIn" in part) {
+    if (part.placedIn === uploadId) return;
+    // Fields that key the upload came after the file part: the bytes move to the right upload.
+    const start = chunkOffset(fields);
+    const source = createReadStream(chunkDataFile(part.placedIn), { start, end: start + part.size - 1, highWaterMark: MiB });
+    await writeChunkAt(uploadId, start, source);
+    return;
+  }
+  try {
+    await writeChunkAt(uploadId, chunkOffset(fields), createReadStream(part.path, { highWaterMark: MiB }));
+  } finally {
+    await fs.rm(part.path, { force: true });
+  }
 }
 
 export async function findMissingChunks(uploadId: string, chunks: number): Promise<number[]> {

@@ -1,6 +1,5 @@
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { eq } from "drizzle-orm";
 import { blobs, fileVersions, files } from "@/db/schema";
 import { getBlobStore } from "@/lib/storage";

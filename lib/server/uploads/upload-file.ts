@@ -14,7 +14,7 @@ import type { BodySource } from "../http/body-source";
 import { streamMultipartFile, type FilePart } from "../http/multipart";
 import type { Mode } from "../http/mode";
 import { remainingQuota } from "../quotas/assert-quota";
-import { capBytes, dropIfEmpty, expectedChunkBytes, openChunkedUpload, receiveChunk, receiveChunkPart, type ChunkPart } from "./receive-chunk";
+import { capBytes, chunkOffset, dropIfEmpty, expectedChunkBytes, openChunkedUpload, receiveChunk, receiveChunkPart, writeChunkAt, type ChunkPart } from "./receive-chunk";
 import { assertUploadAllowed, ensureTargetFolder } from "./upload-target";
 
 export type UploadOutcome = { kind: "file"; file: FileJson; committed: FileItem } | { kind: "received" } | { kind: "missing"; missing: number[] };
@@ -71,10 +71,12 @@ export async function uploadFile(ctx: AuthedCtx, source: BodySource, options: Up
         ulinkId: deposit?.ulinkId,
       };
       const outcome = await receiveChunk(ctx, request, part).catch(async (error) => {
-        // Not filed under its upload (refused): the work file goes. Once filed, rm finds nothing.
-        if (part) await fs.rm(part.path, { force: true });
+        // Not filed under its upload (refused): a work file goes; bytes at their place stay uncounted.
+        if (part) await discardPart(part);
         throw error;
       });
+      // Opened under fields that changed after the file part: that session holds no chunk.
+      if (received.kind === "chunk" && received.opened) await dropIfEmpty(ctx, received.opened, received.chunks ?? 0);
       if (outcome.kind !== "committed") return outcome;
       return { kind: "file", file: await present(ctx, outcome.result, options), committed: outcome.result };
     }
@@ -110,13 +112,19 @@ async function receiveFile(ctx: AuthedCtx, file: FilePart, earlyRaw: Readonly<Re
     const expected = expectedChunkBytes(chunkFields);
     // A `report` request may send an empty part only: it opens nothing (receiveChunk files a real chunk).
     let opened: string | undefined;
+    let place: string | undefined;
     if (fields.folderId !== undefined && !fields.report) {
       const request = { folderId: fields.folderId, targetPath: fields.targetPath, name, mime, fields: chunkFields, neverOverwrite: Boolean(deposit), scope: deposit?.scope, ulinkId: deposit?.ulinkId };
       const { uploadId, created } = await openChunkedUpload(ctx, request);
+      place = uploadId;
       if (created) opened = uploadId;
     }
     try {
-      return { kind: "chunk", name, mime, part: await receiveChunkPart(file.stream, expected), opened, chunks: chunkFields.chunks };
+      // The upload is known and reserved: the chunk goes straight to its place in the data file.
+      const part: ChunkPart = place
+        ? { placedIn: place, size: await writeChunkAt(place, chunkOffset(chunkFields), file.stream, expected) }
+        : await receiveChunkPart(file.stream, expected);
+      return { kind: "chunk", name, mime, part, opened, chunks: chunkFields.chunks };
     } catch (error) {
       if (opened) await dropIfEmpty(ctx, opened, chunkFields.chunks);
       throw error;
@@ -148,7 +156,7 @@ function capped(stream: Readable, room: number): Readable {
 async function toChunkPart(received: Received, fields: UploadFields): Promise<ChunkPart | undefined> {
   if (received.kind === "chunk") {
     if (fields.report && received.part.size === 0 && fields.fileSize !== 0) {
-      await fs.rm(received.part.path, { force: true });
+      await discardPart(received.part);
       return undefined;
     }
     return received.part;
@@ -178,7 +186,12 @@ function assertDeclared(fields: UploadFields, blob: StoredBlob) {
 
 async function discardReceived(received: Received) {
   if (received.kind === "blob") await getBlobStore().delete(received.blob.id).catch(() => {});
-  else await fs.rm(received.part.path, { force: true }).catch(() => {});
+  else await discardPart(received.part).catch(() => {});
+}
+
+/** A work file goes; bytes already at their place in a data file stay there, uncounted until marked. */
+async function discardPart(part: ChunkPart) {
+  if ("path" in part) await fs.rm(part.path, { force: true });
 }
 
 /** Like POST /file, a missing folderId means the caller's private space. */

@@ -10,12 +10,14 @@ import { hashToken } from "../auth/tokens";
 export type UploadRow = typeof uploads.$inferSelect;
 
 // Work files of unfinished uploads, on the blob store's filesystem so finishing is a rename:
-// chunks in tempDir/chunks/<uploadId>/<index>, tus data in tempDir/tus/<uploadId> (+ .json).
+// chunks in tempDir/chunks/<uploadId>/data, each at its offset, with an empty marker file
+// <index> once it is durable; tus data in tempDir/tus/<uploadId> (+ .json).
 // cancel-upload.ts and collect-uploads.ts rely on this layout.
 export const chunksRoot = () => path.join(getBlobStore().tempDir, "chunks");
 export const incomingDir = () => path.join(chunksRoot(), ".incoming");
 export const tusDir = () => path.join(getBlobStore().tempDir, "tus");
 export const chunkDir = (uploadId: string) => path.join(chunksRoot(), safeId(uploadId));
+export const chunkDataFile = (uploadId: string) => path.join(chunkDir(uploadId), "data");
 export const tusFile = (uploadId: string) => path.join(tusDir(), safeId(uploadId));
 
 /** An upload id is only ever a file name: nothing else may reach a path or rm. */
