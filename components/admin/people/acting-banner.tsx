@@ -32,6 +32,7 @@ export function ActingBanner() {
         onClick={() => {
           setActingAs(null);
           // A full load: nothing cached for the acted user survives.
+          // eslint-disable-next-line @next/next/no-location-assign-relative-destination
           window.location.assign("/admin/users");
         }}
       >

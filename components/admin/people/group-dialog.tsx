@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { FormStatus } from "@/components/ui/form-status";
 import { TextField } from "@/components/ui/text-field";
@@ -15,26 +15,31 @@ import { UserPicker, type Picked } from "./user-picker";
 type Props = { group?: AdminGroup; isManager: boolean; onClose: () => void; onDone: (group: AdminGroup) => void };
 
 /** Create or edit a group: its name, members and managers (managers of the group change its members only). */
-export function GroupDialog({ group, isManager, onClose, onDone }: Props) {
+export function GroupDialog(props: Props) {
   const t = useT();
-  const full = useQuery({ ...groupQuery(group?.id ?? ""), enabled: Boolean(group) });
+  const full = useQuery({ ...groupQuery(props.group?.id ?? ""), enabled: Boolean(props.group) });
+  if (!props.group) return <GroupForm {...props} members={[]} managers={[]} />;
+  if (full.data) {
+    const toPicked = (list: AdminGroup["members"]) => (list ?? []).map((u) => ({ id: u.id, name: displayName(u) }));
+    return <GroupForm {...props} members={toPicked(full.data.members)} managers={toPicked(full.data.managers)} />;
+  }
+  return (
+    <Dialog title={t("adminPeople.groups.editTitle", { name: props.group.login })} closeLabel={t("common.close")} onClose={props.onClose} footer={null}>
+      {full.isError ? <p role="alert">{describePeopleError(full.error, t)}</p> : <p>{t("common.loading")}</p>}
+    </Dialog>
+  );
+}
+
+function GroupForm({ group, isManager, onClose, onDone, ...initial }: Props & { members: Picked[]; managers: Picked[] }) {
+  const t = useT();
   const create = useCreateGroup();
   const update = useUpdateGroup();
   const [name, setName] = useState(group?.login ?? "");
-  const [members, setMembers] = useState<Picked[]>([]);
-  const [managers, setManagers] = useState<Picked[]>([]);
-  const [loaded, setLoaded] = useState(!group);
+  const [members, setMembers] = useState<Picked[]>(initial.members);
+  const [managers, setManagers] = useState<Picked[]>(initial.managers);
   const [error, setError] = useState<string | null>(null);
   const busy = create.isPending || update.isPending;
   const readOnly = group?.ldap ?? false;
-
-  // The lists start from what the group holds now, once read.
-  useEffect(() => {
-    if (loaded || !full.data) return;
-    setMembers((full.data.members ?? []).map((u) => ({ id: u.id, name: displayName(u) })));
-    setManagers((full.data.managers ?? []).map((u) => ({ id: u.id, name: displayName(u) })));
-    setLoaded(true);
-  }, [full.data, loaded]);
 
   async function submit() {
     setError(null);
@@ -58,19 +63,13 @@ export function GroupDialog({ group, isManager, onClose, onDone }: Props) {
       closeLabel={t("common.close")}
       onClose={onClose}
       onSubmit={submit}
-      footer={<DialogActions cancelLabel={t("common.cancel")} onCancel={onClose} submitLabel={busy ? t("common.saving") : group ? t("common.save") : t("adminPeople.groups.create")} disabled={busy || !loaded || readOnly} />}
+      footer={<DialogActions cancelLabel={t("common.cancel")} onCancel={onClose} submitLabel={busy ? t("common.saving") : group ? t("common.save") : t("adminPeople.groups.create")} disabled={busy || readOnly} />}
     >
       {readOnly && <p>{t("adminPeople.groups.directory")}</p>}
       <TextField label={t("adminPeople.groups.name")} value={name} onChange={(e) => setName(e.target.value)} disabled={isManager || readOnly} required />
-      {!loaded && full.isPending && <p>{t("common.loading")}</p>}
-      {full.isError && <p role="alert">{describePeopleError(full.error, t)}</p>}
-      {loaded && (
-        <>
-          <UserPicker legend={t("adminPeople.groups.members")} picked={members} onChange={setMembers} disabled={readOnly} />
-          {!isManager && <UserPicker legend={t("adminPeople.groups.managers")} picked={managers} onChange={setManagers} role={4} disabled={readOnly} />}
-          {!isManager && <p className={styles.hint}>{t("adminPeople.groups.managersHint")}</p>}
-        </>
-      )}
+      <UserPicker legend={t("adminPeople.groups.members")} picked={members} onChange={setMembers} disabled={readOnly} />
+      {!isManager && <UserPicker legend={t("adminPeople.groups.managers")} picked={managers} onChange={setManagers} role={4} disabled={readOnly} />}
+      {!isManager && <p className={styles.hint}>{t("adminPeople.groups.managersHint")}</p>}
       <FormStatus status={error ? { tone: "error", message: error } : null} />
     </Dialog>
   );
