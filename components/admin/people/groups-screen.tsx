@@ -96,7 +96,7 @@ export function GroupsScreen() {
                           </Button>
                         )}
                         {mayEdit && (
-                          <Link className={styles.sub} href={`/admin/options?target=${g.id}`} aria-label={t("adminPeople.groups.optionsName", { name: g.login })}>
+                          <Link className={styles.linkAction} href={`/admin/options?target=${g.id}`} aria-label={t("adminPeople.groups.optionsName", { name: g.login })}>
                             {t("adminPeople.users.options")}
                           </Link>
                         )}

@@ -38,7 +38,8 @@ export function UserDialog({ user, groups, isManager, onClose, onDone }: Props) 
   const [email, setEmail] = useState(user?.email ?? "");
   const [role, setRole] = useState(String(user?.role ?? 2));
   const [memberOf, setMemberOf] = useState<Set<string>>(new Set(user?.groups.map((g) => g.id) ?? []));
-  const [quota, setQuota] = useState(user?.quota != null ? String(+(user.quota / GB).toFixed(3)) : "");
+  const initialQuota = user?.quota != null ? String(+(user.quota / GB).toFixed(3)) : "";
+  const [quota, setQuota] = useState(initialQuota);
   const [expire, setExpire] = useState(toDay(user?.expire ?? null));
   const [password, setPassword] = useState("");
   const [alert, setAlert] = useState(false);
@@ -63,13 +64,12 @@ export function UserDialog({ user, groups, isManager, onClose, onDone }: Props) 
       setError(t("error.invalid"));
       return;
     }
-    const input: UserInput = {
-      groups: [...memberOf],
-      quota: quotaNumber === null ? null : Math.round(quotaNumber * GB),
-      // The end of the chosen day, in the browser's time zone.
-      expire: expire ? new Date(`${expire}T23:59:59`).toISOString() : null,
-      role: Number(role) as UserInput["role"],
-    };
+    const input: UserInput = { groups: [...memberOf] };
+    // An edit sends what changed only: a quota or date shown rounded must not be written back rounded.
+    if (!user || quota !== initialQuota) input.quota = quotaNumber === null ? null : Math.round(quotaNumber * GB);
+    // The end of the chosen day, in the browser's time zone.
+    if (!user || expire !== toDay(user.expire)) input.expire = expire ? new Date(`${expire}T23:59:59`).toISOString() : null;
+    if (!user || Number(role) !== user.role) input.role = Number(role) as UserInput["role"];
     if (!directory) Object.assign(input, { firstname: firstname.trim(), lastname: lastname.trim(), email: email.trim() });
     try {
       const saved = user

@@ -1,7 +1,6 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useMemo, useState } from "react";
 import { formatBytes, formatDay } from "@/components/file-browser/format";
 import { PageHeader } from "@/components/page-header";
@@ -15,12 +14,13 @@ import { useLanguage, useT } from "@/lib/i18n/provider";
 import { displayName, useAccount } from "@/lib/queries/account";
 import { groupsQuery, useDeleteUser, usersQuery, useUpdateUser, type AdminUser } from "@/lib/queries/admin-people";
 import { PasswordDialog } from "./password-dialog";
+import { RowMenu } from "./row-menu";
 import styles from "./people.module.css";
 import { compareBy, ConfirmDialog, describePeopleError, nextSort, Pager, ROLE_KEYS, SortHeader, useDebounced, type SortState } from "./shared";
 import { UserDialog } from "./user-dialog";
 
 const LIMIT = 50;
-type Column = "name" | "email" | "role" | "quota" | "expire" | "last_login";
+type Column = "name" | "role" | "quota" | "expire" | "last_login";
 type Open = { type: "create" } | { type: "edit" | "password" | "delete" | "deactivate"; user: AdminUser } | null;
 
 const isExpired = (u: AdminUser) => u.expire !== null && new Date(u.expire).getTime() <= Date.now();
@@ -51,7 +51,6 @@ export function UsersScreen() {
     const list = [...(users.data?.objects ?? [])];
     const value: Record<Column, (u: AdminUser) => string | number | null> = {
       name: (u) => displayName(u),
-      email: (u) => u.email || null,
       role: (u) => t(ROLE_KEYS[u.role as 1 | 2 | 3 | 4] ?? ROLE_KEYS[2]),
       quota: (u) => u.quota,
       expire: (u) => u.expire,
@@ -123,9 +122,6 @@ export function UsersScreen() {
                 <SortHeader column="name" sort={sort} onSort={(c) => setSort(nextSort(sort, c))}>
                   {t("adminPeople.users.colName")}
                 </SortHeader>
-                <SortHeader column="email" sort={sort} onSort={(c) => setSort(nextSort(sort, c))}>
-                  {t("adminPeople.users.email")}
-                </SortHeader>
                 <SortHeader column="role" sort={sort} onSort={(c) => setSort(nextSort(sort, c))}>
                   {t("adminPeople.users.role")}
                 </SortHeader>
@@ -152,11 +148,11 @@ export function UsersScreen() {
                     <td>
                       <span className={styles.strong}>{name}</span>
                       <span className={styles.sub}>
-                        {u.login}{" "}
+                        {u.login}
+                        {u.email && ` · ${u.email}`}{" "}
                         {!u.active && <span className={styles.badgeOff}>{t(isExpired(u) ? "adminPeople.users.expired" : "adminPeople.users.inactive")}</span>}
                       </span>
                     </td>
-                    <td>{u.email || "—"}</td>
                     <td>{t(ROLE_KEYS[u.role as 1 | 2 | 3 | 4] ?? ROLE_KEYS[2])}</td>
                     <td>
                       <span className={styles.chips}>
@@ -167,9 +163,9 @@ export function UsersScreen() {
                         ))}
                       </span>
                     </td>
-                    <td>{u.quota === null ? t("adminPeople.users.unlimited") : formatBytes(u.quota, locale)}</td>
-                    <td>{u.expire ? formatDay(u.expire, locale) : t("adminPeople.users.never")}</td>
-                    <td>{formatDay(u.last_login, locale)}</td>
+                    <td className={styles.nowrap}>{u.quota === null ? t("adminPeople.users.unlimited") : formatBytes(u.quota, locale)}</td>
+                    <td className={styles.nowrap}>{u.expire ? formatDay(u.expire, locale) : t("adminPeople.users.never")}</td>
+                    <td className={styles.nowrap}>{formatDay(u.last_login, locale)}</td>
                     <td>
                       <div className={styles.actions}>
                         {mayChange(u) && (
@@ -182,31 +178,23 @@ export function UsersScreen() {
                             {t("adminPeople.users.actAs")}
                           </Button>
                         )}
-                        {mayChange(u) && !u.ldap && (
-                          <Button size="small" variant="ghost" aria-label={t("adminPeople.users.passwordName", { name })} onClick={() => setOpen({ type: "password", user: u })}>
-                            {t("adminPeople.users.password")}
-                          </Button>
-                        )}
                         {mayChange(u) && (
-                          <Link className={styles.sub} href={`/admin/options?target=${u.id}`} aria-label={t("adminPeople.users.optionsName", { name })}>
-                            {t("adminPeople.users.options")}
-                          </Link>
-                        )}
-                        {mayChange(u) &&
-                          u.id !== me?.id &&
-                          (u.active || isExpired(u) ? (
-                            <Button size="small" variant="ghost" aria-label={t("adminPeople.users.deactivateName", { name })} onClick={() => setOpen({ type: "deactivate", user: u })}>
-                              {t("adminPeople.users.deactivate")}
-                            </Button>
-                          ) : (
-                            <Button size="small" variant="ghost" aria-label={t("adminPeople.users.activateName", { name })} onClick={() => setActive(u, true)}>
-                              {t("adminPeople.users.activate")}
-                            </Button>
-                          ))}
-                        {mayChange(u) && (
-                          <Button size="small" variant="ghost" aria-label={t("adminPeople.users.deleteName", { name })} onClick={() => setOpen({ type: "delete", user: u })}>
-                            {t("adminPeople.delete")}
-                          </Button>
+                          <RowMenu
+                            label={t("adminPeople.users.moreName", { name })}
+                            text={t("adminPeople.more")}
+                            items={[
+                              ...(u.ldap ? [] : [{ label: t("adminPeople.users.resetPassword"), onSelect: () => setOpen({ type: "password", user: u }) }]),
+                              { label: t("adminPeople.users.options"), href: `/admin/options?target=${u.id}` },
+                              ...(u.id === me?.id
+                                ? []
+                                : [
+                                    u.active || isExpired(u)
+                                      ? { label: t("adminPeople.users.deactivate"), onSelect: () => setOpen({ type: "deactivate", user: u }) }
+                                      : { label: t("adminPeople.users.activate"), onSelect: () => void setActive(u, true) },
+                                    { label: t("adminPeople.delete"), danger: true, onSelect: () => setOpen({ type: "delete", user: u }) },
+                                  ]),
+                            ]}
+                          />
                         )}
                       </div>
                     </td>
