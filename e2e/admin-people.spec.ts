@@ -85,7 +85,9 @@ test("an administrator creates a user with a quota and a group, acts as them and
   await expect(page.getByText(folder.name)).toHaveCount(0);
 
   // Password: a new one set by the administrator (Ada's sessions end), then deactivate and activate.
+  await page.goto("/admin/users");
   await page.getByRole("searchbox", { name: "Search" }).fill(login);
+  await expect(page.getByRole("row")).toHaveCount(2);
   await row.getByRole("button", { name: `More actions for ${name}` }).click();
   await page.getByRole("menuitem", { name: "Reset the password" }).click();
   const password = page.getByRole("dialog", { name: `Password of ${name}` });
