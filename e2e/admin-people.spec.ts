@@ -91,7 +91,7 @@ test("an administrator creates a user with a quota and a group, acts as them and
   await row.getByRole("button", { name: `More actions for ${name}` }).click();
   await page.getByRole("menuitem", { name: "Reset the password" }).click();
   const password = page.getByRole("dialog", { name: `Password of ${name}` });
-  await password.getByLabel("New password").fill("Ada-second-pass-42");
+  await password.getByLabel("New password", { exact: true }).fill("Ada-second-pass-42");
   await password.getByRole("button", { name: "Reset" }).click();
   await expect(page.getByText(`The password of ${name} was changed.`)).toBeVisible();
   await row.getByRole("button", { name: `More actions for ${name}` }).click();
