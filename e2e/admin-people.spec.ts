@@ -45,6 +45,7 @@ test("an administrator creates a user with a quota and a group, acts as them and
   await dialog.getByRole("checkbox", { name: group.login }).check();
   await dialog.getByLabel("Password", { exact: true }).fill("Ada-first-pass-42");
   expect(await seriousViolations(page), "create dialog").toEqual([]);
+  await screenshot(page, "admin-user-create");
   await dialog.getByRole("button", { name: "Create" }).click();
   await expect(dialog).toBeHidden();
 
