@@ -31,12 +31,63 @@ export class ApiError extends Error {
 
 type Body = { json: unknown } | { form: FormData } | undefined;
 
+/** Whom an administrator or manager acts as ("Act as" in the console): kept for this tab only. */
+export type ActingAs = { id: string; name: string };
+
+const ACTING_KEY = "coffre.actingAs";
+const ACTING_EVENT = "coffre:acting-as";
+
+function readActingRaw(): string | null {
+  if (typeof window === "undefined") return null;
+  try {
+    return window.sessionStorage.getItem(ACTING_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** The acting state as stored (a stable string, so useSyncExternalStore can compare snapshots). */
+export const actingAsSnapshot = readActingRaw;
+
+export function parseActingAs(raw: string | null): ActingAs | null {
+  if (!raw) return null;
+  try {
+    const value = JSON.parse(raw) as Partial<ActingAs>;
+    return typeof value.id === "string" && /^\d+$/.test(value.id) ? { id: value.id, name: String(value.name ?? value.id) } : null;
+  } catch {
+    return null;
+  }
+}
+
+export const getActingAs = () => parseActingAs(readActingRaw());
+
+/**
+ * From now on every API call of this tab carries `AsId: <id>` (the server decides whether the
+ * caller may: administrators anyone, managers the users of their groups). sessionStorage, not
+ * localStorage: another tab, or the browser reopened, is the real user again.
+ */
+export function setActingAs(who: ActingAs | null) {
+  if (who) window.sessionStorage.setItem(ACTING_KEY, JSON.stringify(who));
+  else window.sessionStorage.removeItem(ACTING_KEY);
+  window.dispatchEvent(new Event(ACTING_EVENT));
+}
+
+export function subscribeActingAs(onChange: () => void): () => void {
+  window.addEventListener(ACTING_EVENT, onChange);
+  window.addEventListener("storage", onChange);
+  return () => {
+    window.removeEventListener(ACTING_EVENT, onChange);
+    window.removeEventListener("storage", onChange);
+  };
+}
+
 /**
  * The one place the web client calls fetch. Same-origin requests carry the session cookie and,
  * on POST/PUT/DELETE, the Origin header the server's CSRF check wants.
  */
 async function request(method: string, path: string, body?: Body): Promise<Response> {
-  const init: RequestInit = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  const acting = getActingAs();
+  const init: RequestInit = { method, credentials: "same-origin", headers: { Accept: "application/json", ...(acting ? { AsId: acting.id } : {}) } };
   if (body && "json" in body) {
     init.body = JSON.stringify(body.json);
     init.headers = { ...init.headers, "Content-Type": "application/json" };
@@ -122,7 +173,10 @@ async function postAuthForm(path: string, fields: Record<string, string>): Promi
 export async function signInWithPassword(login: string, password: string): Promise<void> {
   const { status, url } = await postAuthForm("callback/credentials", { login, password });
   const error = url?.searchParams.get("error");
-  if (status < 400 && !error) return;
+  if (status < 400 && !error) {
+    setActingAs(null);
+    return;
+  }
   const [reason, seconds] = (error ?? "internal_error").split(":");
   const known: SignInFailure[] = ["wrong_credentials", "account_inactive", "account_expired", "too_many_requests", "connection_not_allowed", "internal_error"];
   throw new SignInError(known.includes(reason as SignInFailure) ? (reason as SignInFailure) : "internal_error", Number(seconds) || undefined);
@@ -130,6 +184,8 @@ export async function signInWithPassword(login: string, password: string): Promi
 
 /** Revokes the session server-side (audited DELETE /api/auth), then clears the next-auth cookie. */
 export async function signOut(): Promise<void> {
+  // Whoever signs in next in this tab starts as themselves.
+  setActingAs(null);
   await api.delete(AUTH).catch(() => {});
   await postAuthForm("signout", {}).catch(() => {});
 }

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
+import { ActingBanner } from "@/components/admin/people/acting-banner";
 import { Brand } from "@/components/brand";
 import { ToastProvider } from "@/components/ui/toast";
 import { useBrowserLanguage } from "@/lib/i18n/browser-language";
@@ -45,6 +46,7 @@ function Frame({ platformName, account, children }: { platformName: string; acco
         <Link href="/" className={styles.home}>
           <Brand name={platformName} />
         </Link>
+        <ActingBanner />
         <UserMenu account={account} />
       </header>
       <nav className={styles.sidebar} aria-label={t("shell.navigation")}>

@@ -1,0 +1,157 @@
+"use client";
+
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "@/lib/api-client";
+import type { GroupResponse } from "@/lib/contracts/groups";
+import type { InvitationResponse } from "@/lib/contracts/invitations";
+import type { OptionsResponse } from "@/lib/contracts/options";
+import type { UserResponse } from "@/lib/contracts/users";
+
+export type AdminUser = UserResponse;
+export type AdminGroup = GroupResponse;
+export type AdminInvitation = InvitationResponse;
+export type ConnectionOptions = OptionsResponse;
+
+/** The contract's list envelope. */
+export type Page<T> = { offset_start: number; nb_objects: number; nb_total_objects: number; objects: T[] };
+
+export const peopleKeys = {
+  users: ["admin-people", "users"] as const,
+  groups: ["admin-people", "groups"] as const,
+  invitations: ["admin-people", "invitations"] as const,
+  options: ["admin-people", "options"] as const,
+};
+
+const search = (params: Record<string, string | number | undefined>) => {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== "") query.set(key, String(value));
+  return query.toString();
+};
+
+export type UsersFilter = { keyword?: string; member_of?: string; offset: number; limit: number };
+
+/** GET /api/users (administrators: everyone; managers: the members of the groups they manage). */
+export const usersQuery = (filter: UsersFilter) =>
+  queryOptions({
+    queryKey: [...peopleKeys.users, filter],
+    queryFn: () => api.get<Page<AdminUser>>(`/api/users?${search({ keyword: filter.keyword, member_of: filter.member_of, offset_start: filter.offset, nb_objects: filter.limit })}`),
+    placeholderData: keepPreviousData,
+  });
+
+export type GroupsFilter = { keyword?: string; offset: number; limit: number };
+
+export const groupsQuery = (filter: GroupsFilter) =>
+  queryOptions({
+    queryKey: [...peopleKeys.groups, filter],
+    queryFn: () => api.get<Page<AdminGroup>>(`/api/groups?${search({ keyword: filter.keyword, offset_start: filter.offset, nb_objects: filter.limit })}`),
+    placeholderData: keepPreviousData,
+  });
+
+/** One group with its members and managers as Users. */
+export const groupQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...peopleKeys.groups, "one", id],
+    queryFn: () => api.get<AdminGroup>(`/api/group/${id}?full=1`),
+  });
+
+export const invitationsQuery = () =>
+  queryOptions({
+    queryKey: peopleKeys.invitations,
+    queryFn: () => api.get<AdminInvitation[]>("/api/invites"),
+  });
+
+export const optionsQuery = (targetId: string) =>
+  queryOptions({
+    queryKey: [...peopleKeys.options, targetId],
+    queryFn: () => api.get<ConnectionOptions>(`/api/option/${targetId}`),
+    // What is saved must be what the form shows next, not a copy 30 s old.
+    staleTime: 0,
+  });
+
+export type UserInput = {
+  login?: string;
+  password?: string;
+  firstname?: string;
+  lastname?: string;
+  email?: string;
+  role?: 1 | 2 | 3 | 4;
+  groups?: string[];
+  quota?: number | null;
+  expire?: string | null;
+  active?: boolean;
+};
+
+function useInvalidate(...keys: (readonly string[])[]) {
+  const queryClient = useQueryClient();
+  return () => Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+}
+
+/** POST /api/user; `alert` mails the login and password to the new user. */
+export function useCreateUser() {
+  const invalidate = useInvalidate(peopleKeys.users, peopleKeys.groups);
+  return useMutation({
+    mutationFn: ({ input, alert }: { input: UserInput; alert: boolean }) => api.post<AdminUser>(`/api/user${alert ? "?alert=1" : ""}`, input),
+    onSuccess: invalidate,
+  });
+}
+
+/** PUT /api/user/(id), partial; `alert` mails a changed password. */
+export function useUpdateUser() {
+  const invalidate = useInvalidate(peopleKeys.users, peopleKeys.groups, peopleKeys.options);
+  return useMutation({
+    mutationFn: ({ id, input, alert = false }: { id: string; input: UserInput; alert?: boolean }) => api.put<AdminUser>(`/api/user/${id}${alert ? "?alert=1" : ""}`, input),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteUser() {
+  const invalidate = useInvalidate(peopleKeys.users, peopleKeys.groups);
+  return useMutation({ mutationFn: (id: string) => api.delete(`/api/user/${id}`), onSuccess: invalidate });
+}
+
+/** POST /api/reset_password: the account receives a one-use reset link by mail. */
+export function useMailPasswordReset() {
+  return useMutation({ mutationFn: (login: string) => api.post<unknown>("/api/reset_password", { login_or_email: login }) });
+}
+
+export type GroupInput = { login?: string; members?: string[]; managers?: string[] };
+
+export function useCreateGroup() {
+  const invalidate = useInvalidate(peopleKeys.groups, peopleKeys.users);
+  return useMutation({ mutationFn: (input: GroupInput) => api.post<AdminGroup>("/api/group", { members: [], ...input }), onSuccess: invalidate });
+}
+
+export function useUpdateGroup() {
+  const invalidate = useInvalidate(peopleKeys.groups, peopleKeys.users);
+  return useMutation({ mutationFn: ({ id, input }: { id: string; input: GroupInput }) => api.put<AdminGroup>(`/api/group/${id}`, input), onSuccess: invalidate });
+}
+
+export function useDeleteGroup() {
+  const invalidate = useInvalidate(peopleKeys.groups, peopleKeys.users);
+  return useMutation({ mutationFn: (id: string) => api.delete(`/api/group/${id}`), onSuccess: invalidate });
+}
+
+export function useUpdateInvitation() {
+  const invalidate = useInvalidate(peopleKeys.invitations);
+  return useMutation({
+    mutationFn: ({ id, input }: { id: string; input: { rights?: number; expiration?: string | null } }) => api.put<AdminInvitation>(`/api/invite/${id}`, input),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteInvitation() {
+  const invalidate = useInvalidate(peopleKeys.invitations);
+  return useMutation({ mutationFn: (id: string) => api.delete(`/api/invite/${id}`), onSuccess: invalidate });
+}
+
+export type OptionsInput = { ips?: string[] | null; days?: number; hour_start?: string | null; hour_end?: string | null; can_netsync?: boolean; oauth_blocked?: number };
+
+export function useUpdateOptions() {
+  const invalidate = useInvalidate(peopleKeys.options);
+  return useMutation({ mutationFn: ({ id, input }: { id: string; input: OptionsInput }) => api.put<ConnectionOptions>(`/api/option/${id}`, input), onSuccess: invalidate });
+}
+
+export function useDeleteOptions() {
+  const invalidate = useInvalidate(peopleKeys.options);
+  return useMutation({ mutationFn: (id: string) => api.delete(`/api/option/${id}`), onSuccess: invalidate });
+}
