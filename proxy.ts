@@ -12,7 +12,6 @@ export function proxy(request: NextRequest) {
     pathname: request.nextUrl.pathname,
     nonce: createNonce(),
     baseUrl: process.env.BASE_URL,
-    contentOrigin: process.env.CONTENT_ORIGIN,
     dev: process.env.NODE_ENV === "development",
   });
   const requestHeaders = new Headers(request.headers);

@@ -53,13 +53,6 @@ describe("page security headers", () => {
     expect(headers["Permissions-Policy"]).toBe("camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()");
   });
 
-  it("widen frames, images, media and fetches to CONTENT_ORIGIN only when it is an origin", () => {
-    const csp = pageContentSecurityPolicy({ nonce, contentOrigin: "https://content.example.org/ignored/path" });
-    for (const name of ["frame-src", "img-src", "media-src", "connect-src"]) expect(directive(csp, name)).toContain("https://content.example.org");
-    expect(directive(csp, "script-src")).not.toContain("https://content.example.org");
-    for (const bad of ["*", "'unsafe-inline'", "javascript:alert(1)", "content.example.org"]) expect(pageContentSecurityPolicy({ nonce, contentOrigin: bad })).toBe(pageContentSecurityPolicy({ nonce }));
-  });
-
   it("make a fresh 128-bit nonce each time", () => {
     const nonces = new Set(Array.from({ length: 100 }, createNonce));
     expect(nonces.size).toBe(100);

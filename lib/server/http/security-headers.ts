@@ -13,8 +13,6 @@ export type PageHeaderOptions = {
   nonce: string;
   /** `BASE_URL` as configured; an https address turns on HSTS and upgrade-insecure-requests. */
   baseUrl?: string | null;
-  /** `CONTENT_ORIGIN`, when user content is served from a separate origin: frames, images, media and fetches from it are allowed. */
-  contentOrigin?: string | null;
   /** `next dev` needs eval (React's error overlay) and injects unnonced styles. */
   dev?: boolean;
 };
@@ -43,17 +41,6 @@ export function isHttpsBaseUrl(baseUrl: string | null | undefined): boolean {
   }
 }
 
-/** Only a bare http(s) origin may widen the policy; anything else (a path, a typo, a keyword) is ignored. */
-function originOf(value: string | null | undefined): string | null {
-  if (!value) return null;
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.origin : null;
-  } catch {
-    return null;
-  }
-}
-
 export function referrerPolicyFor(pathname: string): string {
   return SECRET_URL_PREFIXES.some((prefix) => pathname === prefix.replace(/\/$/, "") || pathname.startsWith(prefix)) ? SECRET_PAGE_REFERRER_POLICY : PAGE_REFERRER_POLICY;
 }
@@ -73,20 +60,18 @@ export function referrerPolicyFor(pathname: string): string {
  */
 export function pageContentSecurityPolicy(options: Omit<PageHeaderOptions, "pathname">): string {
   const { nonce, dev = false } = options;
-  const content = originOf(options.contentOrigin);
-  const extra = content ? ` ${content}` : "";
   const directives = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
     // In development Next injects <style> elements without a nonce (and a nonce would void 'unsafe-inline').
     dev ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
     "style-src-attr 'unsafe-inline'",
-    `img-src 'self' data: blob:${extra}`,
-    `media-src 'self' blob:${extra}`,
+    `img-src 'self' data: blob:`,
+    `media-src 'self' blob:`,
     "font-src 'self'",
-    `connect-src 'self'${extra}`,
+    `connect-src 'self'`,
     "worker-src 'self'",
-    `frame-src 'self'${extra}`,
+    `frame-src 'self'`,
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
