@@ -15,7 +15,7 @@ import { findNginx, startNginx } from "./lib/nginx.mjs";
 import { Report } from "./lib/report.mjs";
 import { inRounds } from "./lib/rounds.mjs";
 import { killAllChildrenSync, startApp, startProcess, stopProcess, tail } from "./lib/servers.mjs";
-import { downloadRanges, downloadWhole, manySmall, putFile, newSmallAgent, uploadChunked, uploadMultipart, uploadTus } from "./lib/transfers.mjs";
+import { downloadConcurrent, downloadRanges, downloadWhole, manySmall, putFile, newSmallAgent, uploadChunked, uploadMultipart, uploadTus } from "./lib/transfers.mjs";
 import { attempt, freePort, log, md5File, MiB, round } from "./lib/util.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -259,7 +259,9 @@ async function main() {
 
   // ---- downloads ----
   if (only.has("downloads")) {
-    log(`download ${config.sizeMb} MiB: whole and 4 ranges`);
+    // Issue 12: 20 clients of 100 MiB each (a quarter of the file each in the quick run).
+    const concurrent = { clients: 20, sliceBytes: Math.min(100 * MiB, Math.floor(size / 4)) };
+    log(`download ${config.sizeMb} MiB: whole, 4 ranges, ${concurrent.clients} concurrent`);
     const d = {};
     // Warm-up: the first request of a route loads its code; the measured ones should not pay that.
     const warm = { Range: "bytes=0-1048575" };
@@ -278,6 +280,8 @@ async function main() {
         { key: "refRanges", label: "ref ranges", run: () => measured(refRss, () => downloadRanges(`${refBase}/file`, {}, size)) },
         { key: "nginxRanges", label: "nginx ranges", run: nginx && (() => downloadRanges(`${nginx.base}/file.bin`, {}, size)), skipped: na },
         { key: "appRanges", label: "app ranges", run: () => measured(appRss, () => downloadRanges(downloadUrl, auth, size)) },
+        { key: "refConcurrent", label: "ref concurrent", run: () => measured(refRss, () => downloadConcurrent(`${refBase}/file`, {}, size, concurrent)) },
+        { key: "appConcurrent", label: "app concurrent", run: () => measured(appRss, () => downloadConcurrent(downloadUrl, auth, size, concurrent)) },
       ]),
     );
     figures.downloads = d;
@@ -288,6 +292,9 @@ async function main() {
     report.ratio(`download ${config.sizeMb} MiB, 4 ranges vs nginx`, "MiB/s", v(d.appRanges), v(d.nginxRanges), "nginx");
     report.below("RSS growth, download whole", "MB", mb(d.appWhole), mb(d.refWhole), "node", 64, "< 64 MB");
     report.below("RSS growth, download 4 ranges", "MB", mb(d.appRanges), mb(d.refRanges), "node", 64, "< 64 MB");
+    const concurrentLabel = `${concurrent.clients} concurrent downloads of ${concurrent.sliceBytes / MiB} MiB`;
+    report.ratio(`${concurrentLabel}, aggregate`, "MiB/s", v(d.appConcurrent), v(d.refConcurrent), "node", 0.7);
+    report.below(`RSS growth, ${concurrentLabel}`, "MB", mb(d.appConcurrent), mb(d.refConcurrent), "node", 128, "< 128 MB");
     if (d.appWhole?.mibps) report.check("download Content-Length header", d.appWhole.contentLength && d.appRanges?.contentLength !== false);
   }
 
@@ -440,6 +447,28 @@ async function main() {
       }
     }
     figures.metadata = m;
+
+    // What server.ts costs the requests it hands to Next (issue 12: under 5%): the same build
+    // under plain `next start`, beside it on the same database (PostgreSQL only: PGlite allows
+    // one process per data folder).
+    if (databaseUrl && (!wanted || wanted.has("account"))) {
+      log("metadata: GET /account through server.ts and through plain next start");
+      const plainPort = await freePort();
+      const plain = await attempt("plain next start", () => startApp({ ...appEnv, port: plainPort, logFile: path.join(tmp, "next-plain.log"), plainNext: true }));
+      if (plain.error) report.note(`plain next start failed: ${plain.error}`);
+      else {
+        cleanups.push(() => stopProcess(plain));
+        const plainBase = `http://127.0.0.1:${plainPort}`;
+        const rps = (b, pid) => () => throughput(`${b}/api/account`, auth, { connections: config.connections, seconds: config.seconds, pid });
+        const { viaServer, viaNext } = await inRounds(config.rounds, [
+          { key: "viaServer", label: "account rps through server.ts", run: rps(base, app.pid), metric: "rps" },
+          { key: "viaNext", label: "account rps through next start", run: rps(plainBase, plain.pid), metric: "rps" },
+        ]);
+        m.serverCost = { viaServer, viaNext };
+        report.ratio(`GET /account through server.ts vs plain next start, ${config.connections} clients`, "req/s", viaServer?.rps ?? viaServer, viaNext?.rps ?? viaNext, "next start", 0.95);
+        await stopProcess(plain);
+      }
+    }
   }
 
   // ---- 200 small uploads ----

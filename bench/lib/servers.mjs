@@ -86,8 +86,8 @@ export function tail(file, lines = 30) {
   }
 }
 
-/** The built server (`npm start`: the Node server in front of Next) on a free port with the bench's data folder and database. */
-export function startApp({ root, port, dataDir, databaseUrl, admin, logFile, extraEnv = {}, nodeArgs = [] }) {
+/** The built server (`npm start`: the Node server in front of Next), or `next start` alone, on a free port with the bench's data folder and database. */
+export function startApp({ root, port, dataDir, databaseUrl, admin, logFile, extraEnv = {}, nodeArgs = [], plainNext = false }) {
   const env = {
     ...process.env,
     NODE_ENV: "production",
@@ -102,9 +102,10 @@ export function startApp({ root, port, dataDir, databaseUrl, admin, logFile, ext
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
   return startProcess({
-    name: "app server",
+    name: plainNext ? "next start" : "app server",
     command: process.execPath,
-    args: [...nodeArgs, path.join(root, ".next", "coffre-server.mjs")],
+    // plainNext: Next's own server without server.ts, to measure what the server in front costs.
+    args: plainNext ? [...nodeArgs, path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"] : [...nodeArgs, path.join(root, ".next", "coffre-server.mjs")],
     cwd: root,
     env,
     logFile,

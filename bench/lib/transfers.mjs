@@ -34,6 +34,29 @@ export async function downloadRanges(url, headers, size, parts = 4) {
   return { ms, bytes, mibps: mibPerSecond(bytes, ms), contentLength: answers.every((r) => r.headers["content-length"] !== undefined) };
 }
 
+/**
+ * `clients` downloads at once, each a `sliceBytes` range (206) at its own offset of the file:
+ * many people fetching large files from one server. Aggregate throughput over the wall time.
+ */
+export async function downloadConcurrent(url, headers, size, { clients = 20, sliceBytes = 100 << 20 } = {}) {
+  const slice = Math.min(sliceBytes, size);
+  const stride = clients > 1 ? Math.floor((size - slice) / (clients - 1)) : 0;
+  const started = performance.now();
+  const answers = await Promise.all(
+    Array.from({ length: clients }, async (_, i) => {
+      const start = i * stride;
+      const end = start + slice - 1;
+      const res = await request(url, { headers: { ...headers, Range: `bytes=${start}-${end}` }, discard: true, ...fresh });
+      expectStatus(res, 206, `GET ${url} Range ${start}-${end}`);
+      if (res.bytes !== slice) throw new Error(`range ${start}-${end}: ${res.bytes} bytes`);
+      return res;
+    }),
+  );
+  const ms = performance.now() - started;
+  const bytes = answers.reduce((sum, r) => sum + r.bytes, 0);
+  return { ms, bytes, mibps: mibPerSecond(bytes, ms) };
+}
+
 /** A PUT of the whole file to a bare server (the references). */
 export async function putFile(url, file, size) {
   const res = await request(url, {
