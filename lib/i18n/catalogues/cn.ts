@@ -488,4 +488,18 @@ export const cn: Partial<Messages> = {
   "links.drops": "投递链接",
   "links.noShares": "您还没有通过链接共享任何内容。请在文件或文件夹上选择“通过链接共享”。",
   "links.noDrops": "还没有投递链接。请在文件夹上选择“投递链接”。",
+  // Admin console (engineer A): keep this block last.
+  "admin.nav.link": "Administration",
+  "admin.nav.back": "Back to my files",
+  "admin.nav.dashboard": "Dashboard",
+  "admin.nav.users": "Users",
+  "admin.nav.groups": "Groups",
+  "admin.nav.invitations": "Invitations",
+  "admin.nav.options": "Connection options",
+  "admin.nav.mail": "Mail",
+  "admin.nav.logs": "Logs",
+  "admin.nav.jobs": "Jobs",
+  "admin.nav.config": "Configuration",
+  "admin.forbiddenTitle": "Administrators only",
+  "admin.forbiddenText": "This part of the console is for administrators. Ask one if you need access.",
 };

@@ -488,4 +488,18 @@ export const de: Partial<Messages> = {
   "links.drops": "Ablage-Links",
   "links.noShares": "Sie haben noch nichts per Link geteilt. Wählen Sie „Per Link teilen“ bei einer Datei oder einem Ordner.",
   "links.noDrops": "Noch kein Ablage-Link. Wählen Sie „Ablage-Link“ bei einem Ordner.",
+  // Admin console (engineer A): keep this block last.
+  "admin.nav.link": "Administration",
+  "admin.nav.back": "Back to my files",
+  "admin.nav.dashboard": "Dashboard",
+  "admin.nav.users": "Users",
+  "admin.nav.groups": "Groups",
+  "admin.nav.invitations": "Invitations",
+  "admin.nav.options": "Connection options",
+  "admin.nav.mail": "Mail",
+  "admin.nav.logs": "Logs",
+  "admin.nav.jobs": "Jobs",
+  "admin.nav.config": "Configuration",
+  "admin.forbiddenTitle": "Administrators only",
+  "admin.forbiddenText": "This part of the console is for administrators. Ask one if you need access.",
 };

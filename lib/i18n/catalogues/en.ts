@@ -473,6 +473,20 @@ export const en = {
   "links.drops": "Drop links",
   "links.noShares": "You have not shared anything by link yet. Choose “Share by link” on a file or folder.",
   "links.noDrops": "No drop link yet. Choose “Drop link” on a folder.",
+  // Admin console (engineer A): keep this block last.
+  "admin.nav.link": "Administration",
+  "admin.nav.back": "Back to my files",
+  "admin.nav.dashboard": "Dashboard",
+  "admin.nav.users": "Users",
+  "admin.nav.groups": "Groups",
+  "admin.nav.invitations": "Invitations",
+  "admin.nav.options": "Connection options",
+  "admin.nav.mail": "Mail",
+  "admin.nav.logs": "Logs",
+  "admin.nav.jobs": "Jobs",
+  "admin.nav.config": "Configuration",
+  "admin.forbiddenTitle": "Administrators only",
+  "admin.forbiddenText": "This part of the console is for administrators. Ask one if you need access.",
 } as const;
 
 export type MessageKey = keyof typeof en;

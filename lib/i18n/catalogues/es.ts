@@ -488,4 +488,18 @@ export const es: Partial<Messages> = {
   "links.drops": "Enlaces de depósito",
   "links.noShares": "Todavía no ha compartido nada mediante enlace. Elija «Compartir mediante enlace» en un archivo o una carpeta.",
   "links.noDrops": "Todavía no hay enlaces de depósito. Elija «Enlace de depósito» en una carpeta.",
+  // Admin console (engineer A): keep this block last.
+  "admin.nav.link": "Administration",
+  "admin.nav.back": "Back to my files",
+  "admin.nav.dashboard": "Dashboard",
+  "admin.nav.users": "Users",
+  "admin.nav.groups": "Groups",
+  "admin.nav.invitations": "Invitations",
+  "admin.nav.options": "Connection options",
+  "admin.nav.mail": "Mail",
+  "admin.nav.logs": "Logs",
+  "admin.nav.jobs": "Jobs",
+  "admin.nav.config": "Configuration",
+  "admin.forbiddenTitle": "Administrators only",
+  "admin.forbiddenText": "This part of the console is for administrators. Ask one if you need access.",
 };

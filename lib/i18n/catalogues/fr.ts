@@ -473,4 +473,18 @@ export const fr: Messages = {
   "links.drops": "Liens de dépôt",
   "links.noShares": "Vous n’avez encore rien partagé par lien. Choisissez « Partager par lien » sur un fichier ou un dossier.",
   "links.noDrops": "Aucun lien de dépôt. Choisissez « Lien de dépôt » sur un dossier.",
+  // Admin console (engineer A): keep this block last.
+  "admin.nav.link": "Administration",
+  "admin.nav.back": "Back to my files",
+  "admin.nav.dashboard": "Dashboard",
+  "admin.nav.users": "Users",
+  "admin.nav.groups": "Groups",
+  "admin.nav.invitations": "Invitations",
+  "admin.nav.options": "Connection options",
+  "admin.nav.mail": "Mail",
+  "admin.nav.logs": "Logs",
+  "admin.nav.jobs": "Jobs",
+  "admin.nav.config": "Configuration",
+  "admin.forbiddenTitle": "Administrators only",
+  "admin.forbiddenText": "This part of the console is for administrators. Ask one if you need access.",
 };

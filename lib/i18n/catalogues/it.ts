@@ -488,4 +488,18 @@ export const it: Partial<Messages> = {
   "links.drops": "Link di deposito",
   "links.noShares": "Non hai ancora condiviso niente tramite link. Scegli «Condividi tramite link» su un file o una cartella.",
   "links.noDrops": "Ancora nessun link di deposito. Scegli «Link di deposito» su una cartella.",
+  // Admin console (engineer A): keep this block last.
+  "admin.nav.link": "Administration",
+  "admin.nav.back": "Back to my files",
+  "admin.nav.dashboard": "Dashboard",
+  "admin.nav.users": "Users",
+  "admin.nav.groups": "Groups",
+  "admin.nav.invitations": "Invitations",
+  "admin.nav.options": "Connection options",
+  "admin.nav.mail": "Mail",
+  "admin.nav.logs": "Logs",
+  "admin.nav.jobs": "Jobs",
+  "admin.nav.config": "Configuration",
+  "admin.forbiddenTitle": "Administrators only",
+  "admin.forbiddenText": "This part of the console is for administrators. Ask one if you need access.",
 };

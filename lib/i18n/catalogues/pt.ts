@@ -488,4 +488,18 @@ export const pt: Partial<Messages> = {
   "links.drops": "Ligações de depósito",
   "links.noShares": "Ainda não partilhou nada por ligação. Escolha «Partilhar por ligação» num ficheiro ou numa pasta.",
   "links.noDrops": "Ainda não há ligações de depósito. Escolha «Ligação de depósito» numa pasta.",
+  // Admin console (engineer A): keep this block last.
+  "admin.nav.link": "Administration",
+  "admin.nav.back": "Back to my files",
+  "admin.nav.dashboard": "Dashboard",
+  "admin.nav.users": "Users",
+  "admin.nav.groups": "Groups",
+  "admin.nav.invitations": "Invitations",
+  "admin.nav.options": "Connection options",
+  "admin.nav.mail": "Mail",
+  "admin.nav.logs": "Logs",
+  "admin.nav.jobs": "Jobs",
+  "admin.nav.config": "Configuration",
+  "admin.forbiddenTitle": "Administrators only",
+  "admin.forbiddenText": "This part of the console is for administrators. Ask one if you need access.",
 };
