@@ -47,7 +47,7 @@ export function DashboardScreen() {
     <div className={styles.screen}>
       <div className={styles.top}>
         <PageHeader title={t("admin.dashboard.title")} subtitle={t("admin.dashboard.subtitle")} />
-        <span className={styles.muted}>{t("admin.dashboard.asOf", { date: formatDate(new Date(Math.min(Date.now(), s.expire * 1000)).toISOString(), locale) })}</span>
+        <span className={styles.muted}>{t("admin.dashboard.asOf", { date: formatDate(new Date(stats.dataUpdatedAt).toISOString(), locale) })}</span>
       </div>
 
       <section className={styles.figures} aria-label={t("admin.dashboard.figures")}>

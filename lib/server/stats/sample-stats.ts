@@ -13,7 +13,11 @@ export const utcDay = (date: Date) => date.toISOString().slice(0, 10);
  * recounts yesterday's uploads and downloads so a day's last hour is not lost. Storage and active
  * users are snapshots: past days keep the last value sampled on that day.
  */
-export async function sampleStatsJob(db: DbOrTx, _payload: Record<string, unknown> = {}, now = new Date()): Promise<void> {
+export async function sampleStatsJob(db: DbOrTx): Promise<void> {
+  await sampleStats(db, new Date());
+}
+
+export async function sampleStats(db: DbOrTx, now: Date): Promise<void> {
   const today = utcDay(now);
   const yesterday = utcDay(new Date(now.getTime() - 86_400_000));
   const [used, active, todayCounts, yesterdayCounts] = await Promise.all([
