@@ -72,8 +72,8 @@ export const cn: Partial<Messages> = {
   "nav.account": "账户",
 
   "home.welcome": "欢迎，{name}",
-  "home.intro": "这是您的 Coffre 空间。文件浏览器正在建设中：很快您就可以在这里存储、管理版本并共享文档。",
-  "home.meanwhile": "在此期间，请确认您的账户信息已完善：姓名、用于接收通知的电子邮箱以及语言。",
+  "home.intro": "这是您的 Coffre 空间：存储、管理版本并共享您的文档，还能找到他人与您共享的内容。",
+  "home.meanwhile": "从您的文件开始，或继续上次的工作：",
   "home.accountTitle": "您的账户",
   "home.login": "用户名",
   "home.email": "电子邮箱",

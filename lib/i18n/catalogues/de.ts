@@ -72,8 +72,8 @@ export const de: Partial<Messages> = {
   "nav.account": "Konto",
 
   "home.welcome": "Willkommen, {name}",
-  "home.intro": "Dies ist Ihr Coffre-Bereich. Der Datei-Browser entsteht gerade: Bald können Sie hier Ihre Dokumente speichern, versionieren und teilen.",
-  "home.meanwhile": "Prüfen Sie in der Zwischenzeit, ob Ihr Konto bereit ist: Ihr Name, Ihre E-Mail-Adresse für Benachrichtigungen und Ihre Sprache.",
+  "home.intro": "Dies ist Ihr Coffre-Bereich: Speichern, versionieren und teilen Sie Ihre Dokumente und finden Sie, was andere mit Ihnen teilen.",
+  "home.meanwhile": "Beginnen Sie bei Ihren Dateien oder machen Sie dort weiter, wo Sie aufgehört haben:",
   "home.accountTitle": "Ihr Konto",
   "home.login": "Benutzername",
   "home.email": "E-Mail",

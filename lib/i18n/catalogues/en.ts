@@ -95,8 +95,8 @@ export const en = {
   "nav.account": "Account",
 
   "home.welcome": "Welcome, {name}",
-  "home.intro": "This is your Coffre space. The file browser is being built: soon you will store, version and share your documents here.",
-  "home.meanwhile": "In the meantime, make sure your account is ready: your name, your email address for notifications and your language.",
+  "home.intro": "This is your Coffre space: store, version and share your documents, and find what others shared with you.",
+  "home.meanwhile": "Start from your files, or pick up where you left off:",
   "home.accountTitle": "Your account",
   "home.login": "Login",
   "home.email": "Email",

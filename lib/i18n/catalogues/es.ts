@@ -72,8 +72,8 @@ export const es: Partial<Messages> = {
   "nav.account": "Cuenta",
 
   "home.welcome": "Bienvenido, {name}",
-  "home.intro": "Este es su espacio Coffre. El explorador de archivos está en construcción: pronto podrá guardar, versionar y compartir sus documentos aquí.",
-  "home.meanwhile": "Mientras tanto, compruebe que su cuenta está lista: su nombre, su correo para las notificaciones y su idioma.",
+  "home.intro": "Este es su espacio Coffre: guarde, versione y comparta sus documentos, y encuentre lo que otros comparten con usted.",
+  "home.meanwhile": "Empiece por sus archivos o continúe donde lo dejó:",
   "home.accountTitle": "Su cuenta",
   "home.login": "Usuario",
   "home.email": "Correo electrónico",

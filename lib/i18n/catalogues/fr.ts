@@ -96,8 +96,8 @@ export const fr: Messages = {
   "nav.account": "Compte",
 
   "home.welcome": "Bienvenue, {name}",
-  "home.intro": "Voici votre espace Coffre. L’explorateur de fichiers est en cours de construction : bientôt, vous y stockerez, versionnerez et partagerez vos documents.",
-  "home.meanwhile": "En attendant, vérifiez que votre compte est prêt : votre nom, votre adresse e-mail pour les notifications et votre langue.",
+  "home.intro": "Voici votre espace Coffre : rangez, versionnez et partagez vos documents, et retrouvez ce que d’autres partagent avec vous.",
+  "home.meanwhile": "Partez de vos fichiers, ou reprenez là où vous en étiez :",
   "home.accountTitle": "Votre compte",
   "home.login": "Identifiant",
   "home.email": "E-mail",

@@ -72,8 +72,8 @@ export const it: Partial<Messages> = {
   "nav.account": "Account",
 
   "home.welcome": "Benvenuto, {name}",
-  "home.intro": "Questo è il tuo spazio Coffre. L’esplora file è in costruzione: presto potrai archiviare, versionare e condividere qui i tuoi documenti.",
-  "home.meanwhile": "Nel frattempo, verifica che il tuo account sia pronto: il tuo nome, l’email per le notifiche e la lingua.",
+  "home.intro": "Questo è il tuo spazio Coffre: archivia, versiona e condividi i tuoi documenti, e ritrova ciò che altri condividono con te.",
+  "home.meanwhile": "Parti dai tuoi file o riprendi da dove eri rimasto:",
   "home.accountTitle": "Il tuo account",
   "home.login": "Nome utente",
   "home.email": "Email",

@@ -72,8 +72,8 @@ export const pt: Partial<Messages> = {
   "nav.account": "Conta",
 
   "home.welcome": "Bem-vindo, {name}",
-  "home.intro": "Este é o seu espaço Coffre. O explorador de ficheiros está em construção: em breve poderá guardar, versionar e partilhar aqui os seus documentos.",
-  "home.meanwhile": "Entretanto, verifique se a sua conta está pronta: o seu nome, o seu e-mail para notificações e o seu idioma.",
+  "home.intro": "Este é o seu espaço Coffre: guarde, versione e partilhe os seus documentos, e encontre o que outros partilham consigo.",
+  "home.meanwhile": "Comece pelos seus ficheiros ou continue onde parou:",
   "home.accountTitle": "A sua conta",
   "home.login": "Utilizador",
   "home.email": "E-mail",
