@@ -15,6 +15,10 @@ export const utcDay = (date: Date) => date.toISOString().slice(0, 10);
  */
 export async function sampleStatsJob(db: DbOrTx): Promise<void> {
   await sampleStats(db, new Date());
+  // Warm this process's statistics cache, so the dashboard's first visit does not wait for the
+  // slow parts (lib/server/stats/get-stats.ts).
+  const { statsFor, ALL_PARTS } = await import("./get-stats");
+  await statsFor(db, ALL_PARTS);
 }
 
 export async function sampleStats(db: DbOrTx, now: Date): Promise<void> {

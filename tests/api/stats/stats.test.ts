@@ -230,4 +230,22 @@ describe("GET /api/stats: the figures", () => {
     process.env.STATS_CACHE_THRESHOLD_MS = "1000000";
     expect((await statsOk(admin.token, STATS_MASK.storage)).storage!.main!.used).toBeGreaterThanOrEqual(first.storage!.main!.used + 5000);
   });
+
+  it("past `expire`, serves the old figures at once and recomputes them in the background", async () => {
+    const admin = await createAdmin();
+    process.env.STATS_CACHE_THRESHOLD_MS = "-1";
+    process.env.STATS_CACHE_SECONDS = "0.2";
+    try {
+      const first = await statsOk(admin.token, STATS_MASK.storage);
+      const user = await createTestUser();
+      await uploadText(user, user.privateRootId!, "more.txt", "m".repeat(7000));
+      await new Promise((r) => setTimeout(r, 300));
+      const stale = await statsOk(admin.token, STATS_MASK.storage);
+      expect(stale.storage).toEqual(first.storage);
+      expect(Math.abs(stale.expire - Date.now() / 1000)).toBeLessThan(2);
+      await expect.poll(async () => (await statsOk(admin.token, STATS_MASK.storage)).storage!.main!.used).toBeGreaterThanOrEqual(first.storage!.main!.used + 7000);
+    } finally {
+      delete process.env.STATS_CACHE_SECONDS;
+    }
+  });
 });
