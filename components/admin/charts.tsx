@@ -9,9 +9,9 @@ import styles from "./admin.module.css";
  * are in a table next to it.
  */
 
-const W = 640;
+const W = 520;
 const H = 220;
-const PAD = { top: 12, right: 12, bottom: 28, left: 64 };
+const PAD = { top: 12, right: 12, bottom: 30, left: 72 };
 
 type Point = { label: string; value: number };
 
@@ -50,7 +50,8 @@ export function BarChart({ title, description, labels, series }: { title: string
   const innerW = W - PAD.left - PAD.right;
   const innerH = H - PAD.top - PAD.bottom;
   const slot = innerW / Math.max(1, labels.length);
-  const barW = Math.max(1, (slot * 0.8) / series.length);
+  // Bars stay slim when there are few days (a fresh platform has one).
+  const barW = Math.min(28, Math.max(1, (slot * 0.8) / series.length));
   const y = (v: number) => PAD.top + innerH - (v / max) * innerH;
   const x = (i: number) => PAD.left + slot * i + slot / 2;
   const id = useId();
@@ -73,7 +74,7 @@ function Axes({ max, format, labels, x, y }: { max: number; format: (n: number) 
   // At most about eight day labels, evenly spread, so they never overlap.
   const every = Math.max(1, Math.ceil(labels.length / 8));
   return (
-    <g fontSize={11} fill="#525a66">
+    <g fontSize={13} fill="#525a66">
       {ticks(max / 1.1).map((v) => (
         <g key={v}>
           <line x1={PAD.left} x2={W - PAD.right} y1={y(v)} y2={y(v)} stroke="#e3e6eb" />

@@ -33,14 +33,14 @@ export function ConfigScreen() {
         <Button onClick={() => config.refetch()}>{t("error.retry")}</Button>
       </div>
     );
-  // Keyed by the stored values: a save elsewhere resets each card to what the server holds.
+  // Each card keeps its own draft from the first load; saving one card leaves the others' drafts alone.
   return (
     <div className={styles.screen}>
       <PageHeader title={t("admin.config.title")} subtitle={t("admin.config.subtitle")} />
-      <GeneralCard key={`g${JSON.stringify([config.data.platform_name, config.data.quota, config.data.organization_groups])}`} config={config.data} />
-      <FeaturesCard key={`f${JSON.stringify(config.data.features)}`} config={config.data} />
-      <SecurityCard key={`s${JSON.stringify([config.data.session_limit, config.data.session_idle, config.data.password_min_length, config.data.trash_retention_days, config.data.self_alert])}`} config={config.data} />
-      <SmtpCard key={`m${JSON.stringify(config.data.smtp)}`} config={config.data} />
+      <GeneralCard config={config.data} />
+      <FeaturesCard config={config.data} />
+      <SecurityCard config={config.data} />
+      <SmtpCard config={config.data} />
     </div>
   );
 }

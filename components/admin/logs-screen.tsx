@@ -75,8 +75,8 @@ export function LogsScreen() {
       {page && page.nb_total_objects > EXPORT_MAX && <p className={styles.muted}>{t("admin.logs.exportLimit", { max: EXPORT_MAX })}</p>}
       <FormStatus status={exportError ? { tone: "error", message: exportError } : null} />
 
-      <form className={styles.toolbar} onSubmit={apply} aria-label={t("admin.logs.filters")}>
-        <TextField label={t("admin.logs.user")} hint={t("admin.logs.userHint")} value={draft.user_id} onChange={set("user_id")} inputMode="numeric" />
+      <form className={styles.filters} onSubmit={apply} aria-label={t("admin.logs.filters")}>
+        <TextField label={t("admin.logs.user")} title={t("admin.logs.userHint")} value={draft.user_id} onChange={set("user_id")} inputMode="numeric" />
         <Select label={t("admin.logs.type")} value={draft.type} onChange={set("type")} options={[{ value: "", label: t("admin.logs.any") }, ...TYPES.map((v) => ({ value: v, label: v.replace("ADMLLOG_", "") }))]} />
         <Select
           label={t("admin.logs.status")}
