@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { pdfWithText, solidPng } from "./fixtures";
 import { adminApi, createUser, screenshot, seedFolder, signIn, signInAsAdmin } from "./helpers";
 import { receivedMails, refuseMailTo } from "./mailbox";
 
@@ -117,7 +118,7 @@ test("an administrator reads the dashboard, resends a refused mail, filters and 
   // SMTP test: the server's own answer is shown.
   const smtp = page.getByRole("region", { name: "Outgoing mail (SMTP)" });
   await smtp.getByLabel("Server", { exact: true }).fill("127.0.0.1");
-  await smtp.getByLabel("Port").fill("1");
+  await smtp.getByLabel("Port", { exact: true }).fill("1");
   await smtp.getByLabel("Send the test to").fill("someone@example.test");
   await smtp.getByRole("button", { name: "Send a test mail" }).click();
   await expect(smtp.getByText("The test failed")).toBeVisible({ timeout: 20_000 });
@@ -159,4 +160,30 @@ test("a manager sees only the people screens; other users get the 403 screen", a
 test("the console is behind the sign-in", async ({ page }) => {
   await page.goto("/admin/logs");
   await expect(page).toHaveURL(/\/login/);
+});
+
+test("the public share page shows thumbnails beside the names, and a file icon where there is none", async ({ page, request }) => {
+  const folder = await seedFolder(request, `Thumbs ${suffix()}`, [
+    "notes.txt",
+    { name: "photo.png", mimeType: "image/png", buffer: await solidPng(320, 200, [30, 120, 200]) },
+    { name: "figures.pdf", mimeType: "application/pdf", buffer: pdfWithText("Figures") },
+  ]);
+  const { headers, end } = await adminApi(request);
+  const share = await (await request.post("/api/share", { headers, data: { roots: [{ id: folder.id, entity_type: 0 }], flags: 4 } })).json();
+  await end();
+  await page.goto(new URL(share.url).pathname);
+  await page.getByRole("button", { name: folder.name }).click();
+  const item = (name: string) => page.getByTestId("shared-item").filter({ hasText: name });
+  // The image's thumbnail loads, beside (left of, same line as) its name.
+  const thumb = item("photo.png").locator("img");
+  await expect(thumb).toBeVisible({ timeout: 30_000 });
+  await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  const [imgBox, nameBox] = await Promise.all([thumb.boundingBox(), item("photo.png").getByText("photo.png", { exact: true }).boundingBox()]);
+  expect(imgBox!.x + imgBox!.width).toBeLessThanOrEqual(nameBox!.x);
+  expect(Math.abs(imgBox!.y + imgBox!.height / 2 - (nameBox!.y + nameBox!.height / 2))).toBeLessThan(12);
+  // A file without a thumbnail never shows a broken image.
+  await expect(item("notes.txt").locator("img")).toHaveCount(0);
+  const broken = await page.locator("img").evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth === 0 && getComputedStyle(i).opacity !== "0").length);
+  expect(broken).toBe(0);
+  await screenshot(page, "share-page-thumbnails");
 });

@@ -93,7 +93,8 @@ export function JobsScreen() {
                     {job.attempts} / {job.max_attempts}
                   </td>
                   <td className={styles.nowrap}>{formatDate(job.finished_at ?? job.run_at, locale)}</td>
-                  <td className={styles.error}>{job.last_error ?? ""}</td>
+                  {/* A job that succeeded after a failed attempt keeps that attempt's error: shown, but not in red. */}
+                  <td className={job.status === "done" ? `${styles.muted} ${styles.wrap}` : styles.error}>{job.last_error ?? ""}</td>
                   <td>
                     {canAct(job) && (
                       <span className={styles.actions}>
