@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { E2E_PORT } from "./env";
@@ -6,6 +6,14 @@ import { E2E_PORT } from "./env";
 /** The local SMTP server the e2e app delivers to (playwright.config.ts sets SMTP_URL to it). */
 export const E2E_SMTP_PORT = E2E_PORT + 1;
 const MAILBOX = path.join(tmpdir(), `coffre-e2e-mail-${E2E_SMTP_PORT}.jsonl`);
+/** Addresses (one a line) the server refuses with a 550 while they are listed: a delivery failure on demand. */
+const REFUSED = path.join(tmpdir(), `coffre-e2e-mail-${E2E_SMTP_PORT}.refused`);
+
+/** Makes the mailbox refuse (or accept again) mail to `address`. */
+export function refuseMailTo(address: string, refuse = true) {
+  const listed = existsSync(REFUSED) ? readFileSync(REFUSED, "utf8").split("\n").filter(Boolean) : [];
+  writeFileSync(REFUSED, [...listed.filter((a) => a !== address), ...(refuse ? [address] : [])].join("\n"));
+}
 
 export type E2eMail = { to: string[]; subject: string; raw: string };
 
@@ -16,10 +24,16 @@ export type E2eMail = { to: string[]; subject: string; raw: string };
 export async function startMailbox(): Promise<() => Promise<void>> {
   const { SMTPServer } = await import("smtp-server");
   rmSync(MAILBOX, { force: true });
+  rmSync(REFUSED, { force: true });
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const refused = existsSync(REFUSED) && readFileSync(REFUSED, "utf8").split("\n").includes(address.address);
+      if (!refused) return callback();
+      callback(Object.assign(new Error(`5.1.1 <${address.address}>: mailbox unavailable`), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));

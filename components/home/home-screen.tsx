@@ -11,7 +11,14 @@ import { accountQuery, displayName } from "@/lib/queries/account";
 import buttonStyles from "@/components/ui/button.module.css";
 import styles from "./home-screen.module.css";
 
-/** The signed-in home page until the file browser exists: a welcome and the account at a glance. */
+const SHORTCUTS = [
+  { href: "/files", label: "nav.myFiles", internal: true },
+  { href: "/files/shared", label: "nav.shared" },
+  { href: "/recent", label: "nav.recent" },
+  { href: "/links", label: "nav.links" },
+] as const;
+
+/** The signed-in home page: a welcome, the ways into the files, and the account at a glance. */
 export function HomeScreen() {
   const t = useT();
   const { data: account } = useQuery(accountQuery());
@@ -29,6 +36,15 @@ export function HomeScreen() {
           <h1 id="welcome">{t("home.welcome", { name: displayName(account) })}</h1>
           <p>{t("home.intro")}</p>
           <p>{t("home.meanwhile")}</p>
+          <ul className={styles.shortcuts}>
+            {SHORTCUTS.filter((link) => account.role !== 1 || !("internal" in link)).map((link) => (
+              <li key={link.href}>
+                <Link href={link.href} className={`${buttonStyles.button} ${buttonStyles.secondary}`}>
+                  {t(link.label)}
+                </Link>
+              </li>
+            ))}
+          </ul>
         </div>
       </section>
       <Card title={t("home.accountTitle")}>

@@ -12,6 +12,7 @@ import { withAccess } from "@/lib/queries/public-links";
 import { formatBytes } from "../file-browser/format";
 import { PreviewBody } from "../file-preview/preview-dialog";
 import styles from "./public.module.css";
+import { ShareThumb } from "./share-thumb";
 import { closedLinkMessage, UnlockForm } from "./unlock-form";
 
 type PublicShare = {
@@ -130,11 +131,8 @@ export function ShareScreen({ linkKey }: { linkKey: string }) {
               <li key={`${item.entity_type}:${item.id}`} className={styles.item} data-testid="shared-item">
                 {item.is_file ? (
                   <span className={styles.itemName}>
-                    {item.can_preview && item.file_type && item.file_type !== "video" && (
-                      // eslint-disable-next-line @next/next/no-img-element -- a small thumbnail the server made
-                      <img className={styles.thumb} src={withAccess(`/api/mixer/${item.id}?key=${k}`, "share", linkKey)} alt="" width={40} height={40} loading="lazy" onError={(e) => (e.currentTarget.hidden = true)} />
-                    )}
-                    {item.name}
+                    <ShareThumb src={item.can_preview && item.file_type && item.file_type !== "video" ? withAccess(`/api/mixer/${item.id}?key=${k}`, "share", linkKey) : null} />
+                    <span className={styles.itemLabel}>{item.name}</span>
                   </span>
                 ) : (
                   <button type="button" className={styles.folderButton} onClick={() => setTrail([...trail, { id: item.id, name: item.name }])}>

@@ -14,20 +14,29 @@ import { accountQuery, type Account } from "@/lib/queries/account";
 import styles from "./app-shell.module.css";
 import { UserMenu } from "./user-menu";
 
-type Props = { platformName: string; initialAccount: Account; browserGuess: UiLanguage; children: ReactNode };
+type Props = {
+  platformName: string;
+  initialAccount: Account;
+  browserGuess: UiLanguage;
+  /** Replaces the application's links in the sidebar (the admin console brings its own). */
+  navigation?: ReactNode;
+  /** Lets the content use the whole width (the console's tables). */
+  wide?: boolean;
+  children: ReactNode;
+};
 
 /**
  * The frame of every signed-in page. Its language follows the account as cached by TanStack
  * Query, so saving another language on /account switches the interface at once.
  */
-export function AppShell({ platformName, initialAccount, browserGuess, children }: Props) {
+export function AppShell({ platformName, initialAccount, browserGuess, navigation, wide, children }: Props) {
   const { data: account = initialAccount } = useQuery({ ...accountQuery(), initialData: initialAccount });
   const browser = useBrowserLanguage(browserGuess);
   const language = resolveLanguage(account.language, [browser]);
   return (
     <I18nProvider language={language}>
       <ToastProvider>
-        <Frame platformName={platformName} account={account}>
+        <Frame platformName={platformName} account={account} navigation={navigation} wide={wide}>
           {children}
         </Frame>
       </ToastProvider>
@@ -35,7 +44,7 @@ export function AppShell({ platformName, initialAccount, browserGuess, children 
   );
 }
 
-function Frame({ platformName, account, children }: { platformName: string; account: Account; children: ReactNode }) {
+function Frame({ platformName, account, navigation, wide, children }: { platformName: string; account: Account; navigation?: ReactNode; wide?: boolean; children: ReactNode }) {
   const t = useT();
   return (
     <div className={styles.shell}>
@@ -50,16 +59,16 @@ function Frame({ platformName, account, children }: { platformName: string; acco
         <UserMenu account={account} />
       </header>
       <nav className={styles.sidebar} aria-label={t("shell.navigation")}>
-        <SidebarLinks external={account.role === 1} />
+        {navigation ?? <SidebarLinks external={account.role === 1} console={account.role === 3 || account.role === 4} />}
       </nav>
       <main id="content" className={styles.main} tabIndex={-1}>
-        <div className={styles.content}>{children}</div>
+        <div className={wide ? styles.wideContent : styles.content}>{children}</div>
       </main>
     </div>
   );
 }
 
-// Only pages that exist are linked; Admin joins this list when it is built.
+// Only pages that exist are linked.
 // `match` says which paths light the entry up (/files/<id> stays under My files). External users
 // (role 1, invited from outside) have no private space and no company space: `internal` entries are not theirs.
 const LINKS = [
@@ -77,14 +86,16 @@ const LINKS = [
   { href: "/recent", label: "nav.recent", icon: "M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zm0-13v5l3 2", match: (p: string) => p === "/recent" },
   { href: "/trash", label: "nav.trash", icon: "M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3", match: (p: string) => p === "/trash" },
   { href: "/account", label: "nav.account", icon: "M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zm-8 9a8 8 0 0 1 16 0", match: (p: string) => p === "/account" },
+  // Administrators and managers (roles 3 and 4) only: the console at /admin.
+  { href: "/admin", label: "admin.nav.link", console: true, icon: "M12 3l8 3v6c0 4.5-3.4 8.3-8 9-4.6-.7-8-4.5-8-9V6zM9 12l2 2 4-4", match: (p: string) => p.startsWith("/admin") },
 ] as const;
 
-function SidebarLinks({ external }: { external: boolean }) {
+function SidebarLinks({ external, console: canAdminister }: { external: boolean; console: boolean }) {
   const t = useT();
   const pathname = usePathname();
   return (
     <ul className={styles.nav}>
-      {LINKS.filter((link) => !(external && "internal" in link)).map((link) => (
+      {LINKS.filter((link) => !(external && "internal" in link) && (canAdminister || !("console" in link))).map((link) => (
         <li key={link.href}>
           <Link href={link.href} className={styles.link} aria-current={link.match(pathname ?? "") ? "page" : undefined}>
             <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" strokeLinecap="round" aria-hidden="true">

@@ -136,7 +136,11 @@ export const events = pgTable(
     geo: jsonb("geo"),
     data: jsonb("data"),
   },
-  (t) => [index("events_target_idx").on(t.targetType, t.targetId, t.date)],
+  (t) => [
+    index("events_target_idx").on(t.targetType, t.targetId, t.date),
+    // Downloads per day for the dashboard (stats.sample counts one day's type-3 events).
+    index("events_type_date_idx").on(t.type, t.date),
+  ],
 );
 
 export type FileRow = typeof files.$inferSelect;

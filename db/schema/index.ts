@@ -15,3 +15,4 @@ export * from "./invitations";
 export * from "./options";
 export * from "./derivatives";
 export * from "./shares";
+export * from "./stats";

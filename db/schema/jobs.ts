@@ -21,5 +21,7 @@ export const jobs = pgTable(
   (t) => [
     index("jobs_due_idx").on(t.runAt).where(sql`${t.status} = 'pending'`),
     uniqueIndex("jobs_dedupe_key_idx").on(t.dedupeKey).where(sql`${t.status} = 'pending'`),
+    // The console's "needs attention" list: failed jobs stay, done ones pile up beside them.
+    index("jobs_failed_idx").on(t.id).where(sql`${t.status} = 'failed'`),
   ],
 );

@@ -75,6 +75,9 @@ export const emailResponse = z.object({
   to: z.string().nullable().optional(),
   bcc: z.string().nullable().optional(),
   last_send: z.string().nullable(),
+  /** Outbox only: failed delivery attempts and the SMTP server's last answer (null once sent). */
+  attempts: z.number().optional(),
+  last_error: z.string().nullable().optional(),
   /** The body carries a secret (reset link, password) and is withheld: `content` is empty. */
   sensitive: z.boolean(),
 });

@@ -22,7 +22,7 @@ export async function presentEmails(db: DbOrTx, rows: EmailRow[]): Promise<Email
     content: e.sensitive ? "" : e.content,
     owner: e.ownerId === null ? "" : (names.get(e.ownerId) ?? ""),
     owner_id: e.ownerId === null ? null : String(e.ownerId),
-    ...(OUTBOX.includes(e.type) ? { from: e.from, to: e.to, bcc: e.bcc } : {}),
+    ...(OUTBOX.includes(e.type) ? { from: e.from, to: e.to, bcc: e.bcc, attempts: e.attempts, last_error: e.lastError } : {}),
     last_send: iso(e.lastSend),
     sensitive: e.sensitive,
   }));

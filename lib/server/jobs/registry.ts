@@ -12,6 +12,7 @@ const HANDLERS: Record<string, () => Promise<JobHandler>> = {
   "alerts.digest": async () => (await import("../alerts/digest-job")).alertDigestJob,
   "previews.make": async () => (await import("../previews/make-preview")).makePreviewJob,
   "texts.extract": async () => (await import("../texts/extract-text")).extractTextJob,
+  "stats.sample": async () => (await import("../stats/sample-stats")).sampleStatsJob,
 };
 
 export async function handlerFor(kind: string): Promise<JobHandler | undefined> {

@@ -1,0 +1,216 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useState, type ReactNode } from "react";
+import { PageHeader } from "@/components/page-header";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { FormStatus, type Status } from "@/components/ui/form-status";
+import { TextField } from "@/components/ui/text-field";
+import { ApiError } from "@/lib/api-client";
+import type { ConfigPatch } from "@/lib/contracts/config";
+import { useT } from "@/lib/i18n/provider";
+import { configQuery, useTestSmtp, useUpdateConfig, type Config } from "@/lib/queries/admin-config";
+import styles from "./admin.module.css";
+import { describeAdminError } from "./describe-error";
+
+const FEATURES = ["trash", "versioning", "lock", "direct_link", "upload_link", "edit", "invitations"] as const;
+const MB = 1024 * 1024;
+
+/**
+ * /admin/config: the platform options of GET/PUT /api/config, one card per topic, each saved on
+ * its own (only its fields are sent). The SMTP card tries its settings without saving them and
+ * shows the server's own answer, accepted or not.
+ */
+export function ConfigScreen() {
+  const t = useT();
+  const config = useQuery(configQuery());
+  if (config.isPending) return <p className={styles.state}>{t("common.loading")}</p>;
+  if (config.isError)
+    return (
+      <div className={styles.stateBox} role="alert">
+        <p>{describeAdminError(config.error, t)}</p>
+        <Button onClick={() => config.refetch()}>{t("error.retry")}</Button>
+      </div>
+    );
+  // Each card keeps its own draft from the first load; saving one card leaves the others' drafts alone.
+  return (
+    <div className={styles.screen}>
+      <PageHeader title={t("admin.config.title")} subtitle={t("admin.config.subtitle")} />
+      <GeneralCard config={config.data} />
+      <FeaturesCard config={config.data} />
+      <SecurityCard config={config.data} />
+      <SmtpCard config={config.data} />
+    </div>
+  );
+}
+
+/** A card whose form sends one patch. */
+function ConfigCard({ title, description, patch, children }: { title: string; description?: string; patch: () => ConfigPatch | null; children: ReactNode }) {
+  const t = useT();
+  const update = useUpdateConfig();
+  const [status, setStatus] = useState<Status>(null);
+  async function save(event: React.FormEvent) {
+    event.preventDefault();
+    const body = patch();
+    if (!body) return setStatus({ tone: "error", message: t("error.invalid") });
+    setStatus(null);
+    try {
+      await update.mutateAsync(body);
+      setStatus({ tone: "success", message: t("common.saved") });
+    } catch (error) {
+      setStatus({ tone: "error", message: describeAdminError(error, t) });
+    }
+  }
+  return (
+    <Card title={title} description={description}>
+      <form className={styles.form} onSubmit={save} noValidate>
+        {children}
+        <FormStatus status={status} />
+        <div className={styles.actions}>
+          <Button type="submit" disabled={update.isPending}>
+            {update.isPending ? t("common.saving") : t("common.save")}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function Check({ label, checked, onChange, hint }: { label: string; checked: boolean; onChange: (v: boolean) => void; hint?: string }) {
+  return (
+    <label className={styles.check}>
+      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      <span>
+        {label}
+        {hint && <span className={styles.muted}> — {hint}</span>}
+      </span>
+    </label>
+  );
+}
+
+const int = (s: string) => (/^\d+$/.test(s.trim()) ? Number(s) : null);
+
+function GeneralCard({ config }: { config: Config }) {
+  const t = useT();
+  const [name, setName] = useState(config.platform_name);
+  const [quota, setQuota] = useState(config.quota === null ? "" : String(Math.round(config.quota / MB)));
+  const [orgGroups, setOrgGroups] = useState(config.organization_groups);
+  return (
+    <ConfigCard
+      title={t("admin.config.general")}
+      patch={() => {
+        const mb = quota.trim() === "" ? null : int(quota);
+        if (!name.trim() || (quota.trim() !== "" && mb === null)) return null;
+        return { platform_name: name.trim(), quota: mb === null ? null : mb * MB, organization_groups: orgGroups };
+      }}
+    >
+      <div className={styles.row}>
+        <TextField label={t("admin.config.platformName")} hint={t("admin.config.platformNameHint")} value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required />
+        <TextField label={t("admin.config.quota")} hint={t("admin.config.quotaHint")} value={quota} onChange={(e) => setQuota(e.target.value)} inputMode="numeric" />
+      </div>
+      <Check label={t("admin.config.organizationGroups")} checked={orgGroups} onChange={setOrgGroups} />
+    </ConfigCard>
+  );
+}
+
+function FeaturesCard({ config }: { config: Config }) {
+  const t = useT();
+  const [features, setFeatures] = useState(config.features);
+  return (
+    <ConfigCard title={t("admin.config.features")} description={t("admin.config.featuresHint")} patch={() => ({ features })}>
+      <fieldset className={styles.checks}>
+        <legend className="visually-hidden">{t("admin.config.features")}</legend>
+        {FEATURES.map((f) => (
+          <Check key={f} label={t(`admin.config.feature.${f}`)} checked={features[f]} onChange={(v) => setFeatures({ ...features, [f]: v })} />
+        ))}
+      </fieldset>
+    </ConfigCard>
+  );
+}
+
+function SecurityCard({ config }: { config: Config }) {
+  const t = useT();
+  const [limit, setLimit] = useState(String(config.session_limit));
+  const [idle, setIdle] = useState(String(config.session_idle));
+  const [minLength, setMinLength] = useState(String(config.password_min_length));
+  const [retention, setRetention] = useState(String(config.trash_retention_days));
+  const [selfAlert, setSelfAlert] = useState(config.self_alert);
+  return (
+    <ConfigCard
+      title={t("admin.config.security")}
+      patch={() => {
+        const values = [int(limit), int(idle), int(minLength), int(retention)];
+        if (values.some((v) => v === null)) return null;
+        const [session_limit, session_idle, password_min_length, trash_retention_days] = values as number[];
+        return { session_limit, session_idle, password_min_length, trash_retention_days, self_alert: selfAlert };
+      }}
+    >
+      <div className={styles.row}>
+        <TextField label={t("admin.config.sessionLimit")} hint={t("admin.config.minutes")} value={limit} onChange={(e) => setLimit(e.target.value)} inputMode="numeric" />
+        <TextField label={t("admin.config.sessionIdle")} hint={t("admin.config.minutes")} value={idle} onChange={(e) => setIdle(e.target.value)} inputMode="numeric" />
+        <TextField label={t("admin.config.passwordMin")} hint={t("admin.config.passwordMinHint")} value={minLength} onChange={(e) => setMinLength(e.target.value)} inputMode="numeric" />
+        <TextField label={t("admin.config.trashRetention")} hint={t("admin.config.trashRetentionHint")} value={retention} onChange={(e) => setRetention(e.target.value)} inputMode="numeric" />
+      </div>
+      <Check label={t("admin.config.selfAlert")} hint={t("admin.config.selfAlertHint")} checked={selfAlert} onChange={setSelfAlert} />
+    </ConfigCard>
+  );
+}
+
+function SmtpCard({ config }: { config: Config }) {
+  const t = useT();
+  const [smtp, setSmtp] = useState({ ...config.smtp, smtp_port: String(config.smtp.smtp_port) });
+  const [to, setTo] = useState("");
+  const test = useTestSmtp();
+  const [answer, setAnswer] = useState<{ ok: boolean; text: string } | null>(null);
+  const set = (key: keyof typeof smtp) => (e: { target: { value: string } }) => setSmtp({ ...smtp, [key]: e.target.value });
+  const values = () => {
+    const port = int(smtp.smtp_port);
+    return port === null ? null : { ...smtp, smtp_port: port };
+  };
+
+  async function runTest() {
+    const v = values();
+    setAnswer(null);
+    if (!v || !v.smtp_host) return setAnswer({ ok: false, text: t("admin.config.smtpHostNeeded") });
+    try {
+      const res = await test.mutateAsync({ ...v, ...(to.trim() ? { to: to.trim() } : {}) });
+      setAnswer({ ok: true, text: res.response });
+    } catch (error) {
+      const details = error instanceof ApiError ? (error.details as { response?: string } | undefined) : undefined;
+      setAnswer({ ok: false, text: [describeAdminError(error, t), details?.response].filter(Boolean).join("\n") });
+    }
+  }
+
+  return (
+    <ConfigCard title={t("admin.config.smtp")} description={t("admin.config.smtpHint")} patch={() => { const v = values(); return v ? { smtp: v } : null; }}>
+      <div className={styles.row}>
+        <TextField label={t("admin.config.smtpHost")} value={smtp.smtp_host} onChange={set("smtp_host")} />
+        <TextField label={t("admin.config.smtpPort")} value={smtp.smtp_port} onChange={set("smtp_port")} inputMode="numeric" />
+        <TextField label={t("admin.config.smtpFrom")} value={smtp.smtp_from} onChange={set("smtp_from")} />
+      </div>
+      <Check label={t("admin.config.smtpSecure")} checked={smtp.smtp_secure} onChange={(v) => setSmtp({ ...smtp, smtp_secure: v })} />
+      <Check label={t("admin.config.smtpAuth")} checked={smtp.smtp_auth} onChange={(v) => setSmtp({ ...smtp, smtp_auth: v })} />
+      {smtp.smtp_auth && (
+        <div className={styles.row}>
+          <TextField label={t("admin.config.smtpUser")} value={smtp.smtp_username} onChange={set("smtp_username")} autoComplete="off" />
+          <TextField label={t("admin.config.smtpPassword")} type="password" value={smtp.smtp_password} onChange={set("smtp_password")} autoComplete="new-password" />
+        </div>
+      )}
+      <div className={styles.toolbar}>
+        <TextField label={t("admin.config.smtpTestTo")} hint={t("admin.config.smtpTestToHint")} type="email" value={to} onChange={(e) => setTo(e.target.value)} />
+        <div className={styles.actions}>
+          <Button variant="secondary" onClick={runTest} disabled={test.isPending}>
+            {test.isPending ? t("admin.config.testing") : t("admin.config.test")}
+          </Button>
+        </div>
+      </div>
+      {answer && (
+        <div role="status">
+          <p className={answer.ok ? styles.badgeOk : styles.badgeDanger}>{answer.ok ? t("admin.config.testOk") : t("admin.config.testFailed")}</p>
+          <pre className={styles.answer}>{answer.text}</pre>
+        </div>
+      )}
+    </ConfigCard>
+  );
+}

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { id, paging } from "@/lib/server/http/schemas";
+
+export const JOB_STATUSES = ["pending", "running", "failed", "done"] as const;
+export const jobStatus = z.enum(JOB_STATUSES);
+
+/** GET /admin/jobs: `status` a comma list (default the ones needing a look: pending,running,failed). */
+export const listJobsQuery = z.object({
+  status: z
+    .string()
+    .default("pending,running,failed")
+    .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(jobStatus).min(1)),
+  kind: z.string().trim().min(1).max(100).optional(),
+  ...paging,
+});
+export type ListJobsQuery = z.output<typeof listJobsQuery>;
+
+export const jobParams = z.object({ jobId: id });
+
+/** A queued job as the console shows it; `last_error` is what the handler threw on its last attempt. */
+export const jobResponse = z.object({
+  id: z.number(),
+  kind: z.string(),
+  status: jobStatus,
+  payload: z.record(z.string(), z.unknown()),
+  attempts: z.number(),
+  max_attempts: z.number(),
+  last_error: z.string().nullable(),
+  run_at: z.string(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type JobResponse = z.infer<typeof jobResponse>;

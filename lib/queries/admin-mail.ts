@@ -1,0 +1,59 @@
+"use client";
+
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "@/lib/api-client";
+import type { EmailResponse, EmailType } from "@/lib/contracts/emails";
+import { queryString, type Page } from "./admin-envelope";
+
+export type Email = EmailResponse;
+export type Sms = { id: number; to: string; body: string; provider: string; creation_date: string | null; sent_date: string | null; error: string | null };
+
+export const adminMailKeys = {
+  all: ["admin", "mail"] as const,
+  emails: (type: EmailType, offset: number, limit: number) => [...adminMailKeys.all, "emails", type, offset, limit] as const,
+  sms: (offset: number, limit: number) => [...adminMailKeys.all, "sms", offset, limit] as const,
+};
+
+/** GET /api/emails?type=: the outbox (EM_TE_TOSEND), the sent mails (EM_TE_SENDED) or the alert templates (EM_TE_ALERT). */
+export const emailsQuery = (type: EmailType, offset: number, limit: number) =>
+  queryOptions({
+    queryKey: adminMailKeys.emails(type, offset, limit),
+    queryFn: () => api.get<Page<Email>>(`/api/emails${queryString({ type, offset_start: offset, nb_objects: limit })}`),
+    placeholderData: keepPreviousData,
+  });
+
+export const smsQuery = (offset: number, limit: number) =>
+  queryOptions({
+    queryKey: adminMailKeys.sms(offset, limit),
+    queryFn: () => api.get<Page<Sms>>(`/api/admin/sms${queryString({ offset_start: offset, nb_objects: limit })}`),
+    placeholderData: keepPreviousData,
+  });
+
+function useInvalidateMail() {
+  const queryClient = useQueryClient();
+  return () => Promise.all([queryClient.invalidateQueries({ queryKey: adminMailKeys.all }), queryClient.invalidateQueries({ queryKey: ["admin", "jobs"] })]);
+}
+
+/** POST /api/email/(id)/resend: a waiting (failed) mail goes out again now. */
+export function useResendEmail() {
+  const invalidate = useInvalidateMail();
+  return useMutation({ mutationFn: (id: number) => api.post<Email>(`/api/email/${id}/resend`), onSettled: invalidate });
+}
+
+/** DELETE /api/email/(id): cancel a waiting mail, or remove a template. */
+export function useDeleteEmail() {
+  const invalidate = useInvalidateMail();
+  return useMutation({ mutationFn: (id: number) => api.delete(`/api/email/${id}`), onSettled: invalidate });
+}
+
+export type TemplateInput = { object: string; content: string };
+
+/** POST /api/email (a new alert template) or PUT /api/email/(id). */
+export function useSaveTemplate() {
+  const invalidate = useInvalidateMail();
+  return useMutation({
+    mutationFn: (input: TemplateInput & { id?: number }) =>
+      input.id ? api.put<Email>(`/api/email/${input.id}`, { object: input.object, content: input.content }) : api.post<Email>("/api/email", { type: "EM_TE_ALERT", object: input.object, content: input.content }),
+    onSettled: invalidate,
+  });
+}
