@@ -8,8 +8,8 @@ import { getDb } from "@/db";
 import { emails, jobs, logs, passwordResets } from "@/db/schema";
 import { PASSWORD_RESET_JOB } from "@/lib/server/account/request-password-reset";
 import { hashToken, newToken } from "@/lib/server/auth/tokens";
-import { runDueJobs } from "@/lib/server/jobs/worker";
 import { createTestUser, PASSWORD, reloadUser, unique } from "../../helpers/factories";
+import { runJobsToCompletion } from "../../helpers/jobs";
 import { call, expectError } from "../../helpers/http";
 
 // Opening the database (a fresh PGlite takes seconds) belongs to setup, not to the first test.
@@ -30,7 +30,7 @@ const signIn = (login: string, password: string) => call(authRoute.POST, { metho
 /** The last reset mail sent to `to`, with the link it carries, once the queued requests ran. */
 async function lastResetMail(to: string) {
   const db = await getDb();
-  await runDueJobs(db, [PASSWORD_RESET_JOB]);
+  await runJobsToCompletion([PASSWORD_RESET_JOB]);
   const [mail] = await db.select().from(emails).where(eq(emails.to, to)).orderBy(desc(emails.id)).limit(1);
   const match = mail?.content.match(LINK);
   return { mail, origin: match?.[1], token: match?.[2] ?? "" };
@@ -109,7 +109,7 @@ describe("password reset", () => {
     const queuedFor = async (name: string) =>
       (await db.select().from(jobs).where(and(eq(jobs.kind, PASSWORD_RESET_JOB), sql`${jobs.payload}->>'loginOrEmail' = ${name}`))).length;
     expect([await queuedFor(user.login), await queuedFor(nobody)]).toEqual([1, 1]);
-    await runDueJobs(db, [PASSWORD_RESET_JOB]);
+    await runJobsToCompletion([PASSWORD_RESET_JOB]);
     expect((await lastResetMail(user.email)).token.length).toBeGreaterThan(0);
   });
 
@@ -136,7 +136,7 @@ describe("password reset", () => {
     const inactive = await createTestUser({ active: false });
     const noMail = await createTestUser({ email: "" });
     for (const user of [ldap, inactive, noMail]) expect((await ask(user.login)).status).toBe(204);
-    await runDueJobs(db, [PASSWORD_RESET_JOB]);
+    await runJobsToCompletion([PASSWORD_RESET_JOB]);
     for (const user of [ldap, inactive, noMail]) {
       expect(await db.select().from(passwordResets).where(eq(passwordResets.userId, user.id))).toHaveLength(0);
       const [entry] = await db.select().from(logs).where(and(eq(logs.objectId, String(user.id)), eq(logs.type, "ADMLLOG_PASSWORD")));

@@ -7,12 +7,12 @@ import * as resetRoute from "@/app/api/reset_password/route";
 import * as userRoute from "@/app/api/user/route";
 import { getDb } from "@/db";
 import { PASSWORD_RESET_JOB } from "@/lib/server/account/request-password-reset";
-import { runDueJobs } from "@/lib/server/jobs/worker";
 import { alerts, emails } from "@/db/schema";
 import { emailResponse } from "@/lib/contracts/emails";
 import { forgetCachedConfig } from "@/lib/server/config/platform-config";
 import { sendMailJob } from "@/lib/server/mail/send-mail-job";
 import { createAdmin, createTestUser, latestLog, unique, type TestUser } from "../../helpers/factories";
+import { runJobsUntil } from "../../helpers/jobs";
 import { createFolder } from "../../helpers/files";
 import { call, expectError } from "../../helpers/http";
 import { expectAuthRequired, expectRefusedFor } from "../../helpers/security";
@@ -135,8 +135,7 @@ describe("GET /api/email/(emailId)", () => {
     expect(asked.status, asked.text).toBe(204);
     const db = await getDb();
     // The request only queues the work (issue 11: the same answer and timing whatever exists).
-    await runDueJobs(db, [PASSWORD_RESET_JOB]);
-    const [reset] = await db.select().from(emails).where(eq(emails.to, user.email));
+    const reset = await runJobsUntil([PASSWORD_RESET_JOB], async () => (await db.select().from(emails).where(eq(emails.to, user.email)))[0]);
     expect(reset).toMatchObject({ sensitive: true, ownerId: null });
     expect(reset.content).toMatch(/reset-password\//);
 
