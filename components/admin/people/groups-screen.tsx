@@ -12,7 +12,8 @@ import { useAccount } from "@/lib/queries/account";
 import { groupsQuery, useDeleteGroup, type AdminGroup } from "@/lib/queries/admin-people";
 import { GroupDialog } from "./group-dialog";
 import styles from "./people.module.css";
-import { compareBy, ConfirmDialog, describePeopleError, nextSort, Pager, SortHeader, useDebounced, type SortState } from "./shared";
+import { Pager } from "../pager";
+import { compareBy, ConfirmDialog, describePeopleError, nextSort, SortHeader, useDebounced, type SortState } from "./shared";
 
 const LIMIT = 50;
 type Column = "name" | "members";
@@ -114,7 +115,7 @@ export function GroupsScreen() {
           </table>
         </div>
       )}
-      <Pager offset={offset} count={groups.data?.objects.length ?? 0} total={total} limit={LIMIT} onOffset={setOffset} label={t("adminPeople.groups.paging")} />
+      <Pager offset={offset} total={total} limit={LIMIT} onChange={setOffset} label={t("adminPeople.groups.paging")} />
 
       {(open?.type === "create" || open?.type === "edit") && (
         <GroupDialog

@@ -13,7 +13,8 @@ import { htmlLang } from "@/lib/i18n/languages";
 import { useLanguage, useT } from "@/lib/i18n/provider";
 import { invitationsQuery, useDeleteInvitation, useUpdateInvitation, type AdminInvitation } from "@/lib/queries/admin-people";
 import styles from "./people.module.css";
-import { compareBy, ConfirmDialog, describePeopleError, nextSort, Pager, SortHeader, type SortState } from "./shared";
+import { Pager } from "../pager";
+import { compareBy, ConfirmDialog, describePeopleError, nextSort, SortHeader, type SortState } from "./shared";
 
 const LIMIT = 50;
 type Column = "email" | "source" | "expiration" | "state";
@@ -144,7 +145,7 @@ export function InvitationsScreen() {
           </table>
         </div>
       )}
-      <Pager offset={offset} count={page.length} total={filtered.length} limit={LIMIT} onOffset={setOffset} label={t("adminPeople.invitations.paging")} />
+      <Pager offset={offset} total={filtered.length} limit={LIMIT} onChange={setOffset} label={t("adminPeople.invitations.paging")} />
 
       {open?.type === "edit" && (
         <InvitationDialog

@@ -1,7 +1,6 @@
 "use client";
 
 import { useEffect, useState, type ReactNode } from "react";
-import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { FormStatus } from "@/components/ui/form-status";
 import { ApiError } from "@/lib/api-client";
@@ -73,24 +72,6 @@ export function compareBy<T>(value: (item: T) => string | number | null, directi
 }
 
 /** "1–50 of 132" and the previous/next buttons. */
-export function Pager({ offset, count, total, limit, onOffset, label }: { offset: number; count: number; total: number; limit: number; onOffset: (o: number) => void; label: string }) {
-  const t = useT();
-  if (total === 0) return null;
-  return (
-    <nav className={styles.pager} aria-label={label}>
-      <span aria-live="polite">{t("adminPeople.pageRange", { first: offset + 1, last: offset + count, total })}</span>
-      <span className={styles.pagerButtons}>
-        <Button size="small" variant="secondary" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - limit))}>
-          {t("adminPeople.previous")}
-        </Button>
-        <Button size="small" variant="secondary" disabled={offset + count >= total} onClick={() => onOffset(offset + limit)}>
-          {t("adminPeople.next")}
-        </Button>
-      </span>
-    </nav>
-  );
-}
-
 type ConfirmProps = { title: string; text: string; confirmLabel: string; onConfirm: () => Promise<unknown>; onClose: () => void; danger?: boolean };
 
 /** Asks before something that cannot be undone; a refusal (the last administrator...) is shown in the dialog. */

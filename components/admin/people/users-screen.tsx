@@ -16,7 +16,8 @@ import { groupsQuery, useDeleteUser, usersQuery, useUpdateUser, type AdminUser }
 import { PasswordDialog } from "./password-dialog";
 import { RowMenu } from "./row-menu";
 import styles from "./people.module.css";
-import { compareBy, ConfirmDialog, describePeopleError, nextSort, Pager, ROLE_KEYS, SortHeader, useDebounced, type SortState } from "./shared";
+import { Pager } from "../pager";
+import { compareBy, ConfirmDialog, describePeopleError, nextSort, ROLE_KEYS, SortHeader, useDebounced, type SortState } from "./shared";
 import { UserDialog } from "./user-dialog";
 
 const LIMIT = 50;
@@ -205,7 +206,7 @@ export function UsersScreen() {
           </table>
         </div>
       )}
-      <Pager offset={offset} count={users.data?.objects.length ?? 0} total={total} limit={LIMIT} onOffset={setOffset} label={t("adminPeople.users.paging")} />
+      <Pager offset={offset} total={total} limit={LIMIT} onChange={setOffset} label={t("adminPeople.users.paging")} />
 
       {(open?.type === "create" || open?.type === "edit") && (
         <UserDialog
