@@ -2,9 +2,9 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { ConfigPatch, PlatformConfig } from "@/lib/contracts/config";
+import type { ConfigPatch, ConfigView } from "@/lib/contracts/config";
 
-export type Config = PlatformConfig;
+export type Config = ConfigView;
 export type SmtpTestInput = { smtp_host: string; smtp_port: number; smtp_auth: boolean; smtp_secure: boolean; smtp_username: string; smtp_password: string; smtp_from?: string; to?: string };
 
 export const adminConfigKeys = { all: ["admin", "config"] as const };
