@@ -139,3 +139,22 @@ export function darken(hex: string, amount: number): string {
   const part = (i: number) => Math.round(parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16) * (1 - amount)).toString(16).padStart(2, "0");
   return `#${part(0)}${part(1)}${part(2)}`;
 }
+
+/** The colour mixed toward white (amount 0..1): the soft background shade of an accent. */
+export function lighten(hex: string, amount: number): string {
+  const part = (i: number) => {
+    const c = parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16);
+    return Math.round(c + (255 - c) * amount).toString(16).padStart(2, "0");
+  };
+  return `#${part(0)}${part(1)}${part(2)}`;
+}
+
+/**
+ * The accent as buttons and links use it: the brand colour, darkened just enough for white text
+ * (buttons) to reach WCAG AA (4.5:1) when an administrator picks a light one.
+ */
+export function readableAccent(hex: string): string {
+  let color = hex.toLowerCase();
+  for (let step = 0; step < 20 && contrastRatio(color, "#ffffff") < 4.5; step++) color = darken(color, 0.08);
+  return color;
+}
