@@ -26,12 +26,14 @@ const HEX = /^#[0-9a-fA-F]{6}$/;
 export function BrandingCard({ config }: { config: Config }) {
   const t = useT();
   return (
-    <Card title={t("admin.branding.title")} description={t("admin.branding.description")}>
-      <div className={styles.form}>
-        <ColorForm initial={config.brand_color} platformName={config.platform_name} logoUrl={config.logo_url} />
-        <LogoForm logoUrl={config.logo_url} />
-      </div>
-    </Card>
+    <div data-testid="branding-card">
+      <Card title={t("admin.branding.title")} description={t("admin.branding.description")}>
+        <div className={styles.form}>
+          <ColorForm initial={config.brand_color} platformName={config.platform_name} logoUrl={config.logo_url} />
+          <LogoForm logoUrl={config.logo_url} />
+        </div>
+      </Card>
+    </div>
   );
 }
 
