@@ -12,6 +12,7 @@ import type { ConfigPatch } from "@/lib/contracts/config";
 import { useT } from "@/lib/i18n/provider";
 import { configQuery, useTestSmtp, useUpdateConfig, type Config } from "@/lib/queries/admin-config";
 import styles from "./admin.module.css";
+import { BrandingCard } from "./branding-card";
 import { describeAdminError } from "./describe-error";
 
 const FEATURES = ["trash", "versioning", "lock", "direct_link", "upload_link", "edit", "invitations"] as const;
@@ -38,6 +39,7 @@ export function ConfigScreen() {
     <div className={styles.screen}>
       <PageHeader title={t("admin.config.title")} subtitle={t("admin.config.subtitle")} />
       <GeneralCard config={config.data} />
+      <BrandingCard config={config.data} />
       <FeaturesCard config={config.data} />
       <SecurityCard config={config.data} />
       <SmtpCard config={config.data} />

@@ -21,8 +21,27 @@ export const smtpSchema = z.object({
   smtp_from: z.string().trim().max(255),
 });
 
+/** The accent colour of the platform's pages and mails: `#rrggbb`, kept in lower case. */
+export const brandColorSchema = z
+  .string()
+  .trim()
+  .regex(/^#[0-9a-fA-F]{6}$/, "A colour as #rrggbb")
+  .transform((v) => v.toLowerCase());
+
+/** The accent the pages are designed with (app/globals.css, --accent). */
+export const DEFAULT_BRAND_COLOR = "#2f5bd3";
+
+/**
+ * The stored logo: a blob re-encoded by the server (never the uploaded bytes). Only the logo
+ * services write it; PUT /config cannot, or it could point the public logo at any blob.
+ */
+export const storedLogoSchema = z.object({ blob_id: z.string().min(1), mime: z.enum(["image/png"]), width: z.number().int(), height: z.number().int() });
+export type StoredLogo = z.infer<typeof storedLogoSchema>;
+
 export const configSchema = z.object({
   platform_name: z.string().min(1).max(100),
+  brand_color: brandColorSchema,
+  logo: storedLogoSchema.nullable(),
   /** Longest life of a session, in minutes. */
   session_limit: z.number().int().min(1).max(525_600),
   /** Longest pause between two requests of a session, in minutes. */
@@ -48,17 +67,25 @@ export const PASSWORD_MASK = "********";
  * refused so a misspelt option is a 400 instead of a silent no-op.
  */
 export const updateConfigBody = configSchema
+  .omit({ logo: true })
   .extend({ features: featuresSchema.partial().strict(), smtp: smtpSchema.partial().strict() })
   .partial()
   .strict();
 export type ConfigPatch = z.output<typeof updateConfigBody>;
 
-/** GET /config: the whole configuration, the SMTP password masked. */
-export const configResponse = configSchema;
+/** GET /config: the whole configuration, the SMTP password masked, the logo as its public address. */
+export const configResponse = configSchema.omit({ logo: true }).extend({ logo_url: z.string().nullable() });
+export type ConfigView = z.infer<typeof configResponse>;
+
+/** POST /config/logo: where the new logo is served. */
+export const logoResponse = z.object({ logo_url: z.string() });
 
 /** GET /publicconfig: what a signed-out page may know; nothing secret. */
 export const publicConfigResponse = z.object({
   platform_name: z.string(),
+  brand_color: z.string(),
+  /** Where the logo is served (GET /config/logo, versioned); null when there is none. */
+  logo_url: z.string().nullable(),
   features: featuresSchema,
   password_min_length: z.number(),
   languages: z.array(z.enum(LANGUAGES)),
@@ -86,3 +113,48 @@ export const smtpTestBody = z.object({
 export type SmtpTestInput = z.output<typeof smtpTestBody>;
 
 export const smtpTestResponse = z.object({ ok: z.literal(true), response: z.string(), log: z.array(z.string()).optional() });
+
+/** Relative luminance of a #rrggbb colour (WCAG 2). */
+export function luminance(hex: string): number {
+  const channel = (i: number) => {
+    const c = parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2);
+}
+
+/** WCAG contrast ratio between two #rrggbb colours (1 to 21). */
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** White or near-black, whichever reads better on the given background. */
+export function textOn(hex: string): "#ffffff" | "#15191f" {
+  return contrastRatio(hex, "#ffffff") >= contrastRatio(hex, "#15191f") ? "#ffffff" : "#15191f";
+}
+
+/** The colour mixed toward black (amount 0..1): the hover shade of an accent. */
+export function darken(hex: string, amount: number): string {
+  const part = (i: number) => Math.round(parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16) * (1 - amount)).toString(16).padStart(2, "0");
+  return `#${part(0)}${part(1)}${part(2)}`;
+}
+
+/** The colour mixed toward white (amount 0..1): the soft background shade of an accent. */
+export function lighten(hex: string, amount: number): string {
+  const part = (i: number) => {
+    const c = parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16);
+    return Math.round(c + (255 - c) * amount).toString(16).padStart(2, "0");
+  };
+  return `#${part(0)}${part(1)}${part(2)}`;
+}
+
+/**
+ * The accent as buttons and links use it: the brand colour, darkened just enough for white text
+ * (buttons) to reach WCAG AA (4.5:1) when an administrator picks a light one.
+ */
+export function readableAccent(hex: string): string {
+  let color = hex.toLowerCase();
+  for (let step = 0; step < 20 && contrastRatio(color, "#ffffff") < 4.5; step++) color = darken(color, 0.08);
+  return color;
+}

@@ -2,9 +2,10 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { ConfigPatch, PlatformConfig } from "@/lib/contracts/config";
+import type { ConfigPatch, ConfigView } from "@/lib/contracts/config";
+import { publicConfigKeys } from "./public-config";
 
-export type Config = PlatformConfig;
+export type Config = ConfigView;
 export type SmtpTestInput = { smtp_host: string; smtp_port: number; smtp_auth: boolean; smtp_secure: boolean; smtp_username: string; smtp_password: string; smtp_from?: string; to?: string };
 
 export const adminConfigKeys = { all: ["admin", "config"] as const };
@@ -17,11 +18,35 @@ export function useUpdateConfig() {
   return useMutation({
     mutationFn: (patch: ConfigPatch) => api.put<Config>("/api/config", patch),
     onSuccess: (config) => queryClient.setQueryData(adminConfigKeys.all, config),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminConfigKeys.all }),
+    // The name and colour show on pages that read publicconfig.
+    onSettled: () => invalidateBranding(queryClient),
   });
 }
 
 /** POST /api/config/smtp/test: the server's answer, or an ApiError carrying it. */
 export function useTestSmtp() {
   return useMutation({ mutationFn: (input: SmtpTestInput) => api.post<{ ok: true; response: string; log?: string[] }>("/api/config/smtp/test", input) });
+}
+
+/** POST /api/config/logo (multipart, part targetFile): the new logo; pages pick it up through publicconfig. */
+export function useUploadLogo() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.append("targetFile", file);
+      return api.upload<{ logo_url: string }>("/api/config/logo", form);
+    },
+    onSettled: () => invalidateBranding(queryClient),
+  });
+}
+
+/** DELETE /api/config/logo: back to the default mark. */
+export function useRemoveLogo() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: () => api.delete<void>("/api/config/logo"), onSettled: () => invalidateBranding(queryClient) });
+}
+
+function invalidateBranding(queryClient: ReturnType<typeof useQueryClient>) {
+  return Promise.all([queryClient.invalidateQueries({ queryKey: adminConfigKeys.all }), queryClient.invalidateQueries({ queryKey: publicConfigKeys.all })]);
 }

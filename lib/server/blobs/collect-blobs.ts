@@ -10,15 +10,17 @@ const BATCH = 500;
  * Every column that holds a blob id: a blob named in any of them is in use. A new table that
  * keeps blobs (thumbnails...) adds its column here, or its blobs will be collected.
  */
-const REFERENCES = [
-  { table: "file_versions", column: "blob_id" },
-  { table: "users", column: "picture_blob_id" },
-  { table: "version_previews", column: "thumb_blob_id" },
+const REFERENCES: { table: string; id: SQL }[] = [
+  { table: "file_versions", id: sql`x.blob_id` },
+  { table: "users", id: sql`x.picture_blob_id` },
+  { table: "version_previews", id: sql`x.thumb_blob_id` },
+  // The platform logo (lib/server/config/update-logo.ts) lives in the configuration's jsonb.
+  { table: "platform_config", id: sql`CASE WHEN x.key = 'logo' THEN x.value->>'blob_id' END` },
 ];
 
 const unreferenced = (blobId: SQL) =>
   sql.join(
-    REFERENCES.map((r) => sql`NOT EXISTS (SELECT 1 FROM ${sql.identifier(r.table)} x WHERE x.${sql.identifier(r.column)} = ${blobId})`),
+    REFERENCES.map((r) => sql`NOT EXISTS (SELECT 1 FROM ${sql.identifier(r.table)} x WHERE ${r.id} = ${blobId})`),
     sql` AND `,
   );
 
@@ -106,7 +108,7 @@ async function findKnown(db: Db, ids: string[]): Promise<Set<string>> {
 
 async function findReferenced(db: Db, ids: string[]): Promise<Set<string>> {
   const list = sql.join(ids.map((id) => sql`${id}`), sql`, `);
-  const selects = REFERENCES.map((r) => sql`SELECT ${sql.identifier(r.column)} AS id FROM ${sql.identifier(r.table)} WHERE ${sql.identifier(r.column)} IN (${list})`);
+  const selects = REFERENCES.map((r) => sql`SELECT ${r.id} AS id FROM ${sql.identifier(r.table)} x WHERE ${r.id} IN (${list})`);
   const found = rows<{ id: string }>(await db.execute(sql.join(selects, sql` UNION `)));
   return new Set(found.map((r) => r.id));
 }

@@ -1,12 +1,15 @@
+import { createHash } from "node:crypto";
 import type { DbOrTx } from "@/db";
 import { platformConfig } from "@/db/schema";
-import { configSchema, type PlatformConfig } from "@/lib/contracts/config";
+import { configSchema, DEFAULT_BRAND_COLOR, type PlatformConfig, type StoredLogo } from "@/lib/contracts/config";
 
 // The schemas live with the contracts (shared with the web client); re-exported for the services.
 export { configSchema, featuresSchema, smtpSchema, type PlatformConfig } from "@/lib/contracts/config";
 
 export const DEFAULT_CONFIG: PlatformConfig = {
   platform_name: "Coffre",
+  brand_color: DEFAULT_BRAND_COLOR,
+  logo: null,
   session_limit: 7 * 24 * 60,
   session_idle: 24 * 60,
   password_min_length: 8,
@@ -34,13 +37,42 @@ export async function getPlatformConfig(db: DbOrTx): Promise<PlatformConfig> {
   if (cached && Date.now() - cached.at < TTL_MS) return cached.value;
   const value = await readStoredConfig(db);
   cached = { value, at: Date.now() };
+  lastRead = value;
   return value;
+}
+
+// The configuration last read in this process, whatever its age: mails take their branding from
+// it (see lastReadConfig). Never undefined once anything has read the configuration.
+let lastRead: PlatformConfig | undefined;
+
+/**
+ * The configuration this process read last, or the defaults. Every service that renders a mail
+ * reads the configuration just before (for the platform name), so this is the same snapshot it
+ * got; renderMail stays synchronous and its ten callers unchanged.
+ */
+export function lastReadConfig(): PlatformConfig {
+  return lastRead ?? DEFAULT_CONFIG;
+}
+
+/**
+ * The version of a logo: part of a hash of its blob id, so that the public address changes with
+ * each upload (caches keep the old one for good) without telling the blob id itself.
+ */
+export function logoVersion(logo: StoredLogo): string {
+  return createHash("sha256").update(logo.blob_id).digest("hex").slice(0, 16);
+}
+
+/** The public address of the logo, relative to the site (GET /api/config/logo?v=...). */
+export function logoPath(logo: StoredLogo | null): string | null {
+  return logo ? `/api/config/logo?v=${logoVersion(logo)}` : null;
 }
 
 /** The configuration as stored now, bypassing the cache (for changes made in a transaction). */
 export async function readStoredConfig(db: DbOrTx): Promise<PlatformConfig> {
   const stored = await db.select().from(platformConfig);
-  return mergeConfig(DEFAULT_CONFIG, Object.fromEntries(stored.map((r) => [r.key, r.value])));
+  const value = mergeConfig(DEFAULT_CONFIG, Object.fromEntries(stored.map((r) => [r.key, r.value])));
+  lastRead = value;
+  return value;
 }
 
 export function forgetCachedConfig() {

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { sql } from "drizzle-orm";
 import { platformConfig } from "@/db/schema";
-import { type ConfigPatch, PASSWORD_MASK, type PlatformConfig } from "@/lib/contracts/config";
+import { type ConfigPatch, type ConfigView, PASSWORD_MASK, type PlatformConfig } from "@/lib/contracts/config";
 import { writeLog } from "../audit/write-log";
 import { type AuthedCtx, isAdmin } from "../context";
 import { forbidden } from "../errors";
@@ -10,15 +10,15 @@ import { isSmtpConfigured } from "../mail/transport";
 import { forgetCachedConfig, mergeConfig, readStoredConfig } from "./platform-config";
 import { presentConfig } from "./present-config";
 
-// Two administrators saving at once must not lose each other's keys (read-merge-write).
-const CONFIG_LOCK = 727002;
+// Two administrators saving at once must not lose each other's keys (read-merge-write); the logo services take it too.
+export const CONFIG_LOCK = 727002;
 
 /**
  * PUT /config: stores the given keys (nested ones merged), for administrators. The masked SMTP
  * password sent back by a client keeps the stored one. Once SMTP is configured, every mail
  * that waited in the outbox is queued again.
  */
-export async function updateConfig(ctx: AuthedCtx, patch: ConfigPatch): Promise<PlatformConfig> {
+export async function updateConfig(ctx: AuthedCtx, patch: ConfigPatch): Promise<ConfigView> {
   if (!isAdmin(ctx.actor.user)) throw forbidden("Administrators only");
   const changes: Record<string, unknown> = { ...patch };
   if (patch.smtp) {
