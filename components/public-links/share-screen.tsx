@@ -136,7 +136,12 @@ export function ShareScreen({ linkKey }: { linkKey: string }) {
                   </span>
                 ) : (
                   <button type="button" className={styles.folderButton} onClick={() => setTrail([...trail, { id: item.id, name: item.name }])}>
-                    📁 {item.name}
+                    <span className={styles.thumbSlot} aria-hidden="true">
+                      <svg width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinejoin="round">
+                        <path d="M3 6h6l2 2h10v11H3z" />
+                      </svg>
+                    </span>
+                    <span className={styles.itemLabel}>{item.name}</span>
                   </button>
                 )}
                 <span className={styles.muted}>{item.is_file ? formatBytes(item.size) : ""}</span>
