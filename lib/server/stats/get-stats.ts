@@ -4,6 +4,7 @@ import { type AuthedCtx, isAdmin } from "../context";
 import { forbidden } from "../errors";
 import { visits, slots } from "./activity-figures";
 import { listSamples } from "./list-samples";
+import { sampleStats, utcDay } from "./sample-stats";
 import { largestUsers, mainStorage, privateStorage, trashStorage, versionStorage } from "./storage-figures";
 
 type Part = "main" | "trashes" | "private" | "versions" | "visits" | "slots" | "stats";
@@ -70,7 +71,7 @@ export async function statsFor(db: DbOrTx, mask: number): Promise<StatsResponse>
     has(STATS_MASK.versions) ? part("versions", () => versionStorage(db), expiries) : undefined,
     has(STATS_MASK.visits) ? part("visits", () => visits(db), expiries) : undefined,
     has(STATS_MASK.slots) ? part("slots", () => slots(db), expiries) : undefined,
-    has(STATS_MASK.stats) ? part("stats", async () => ({ days: await listSamples(db), largest_users: await largestUsers(db) }), expiries) : undefined,
+    has(STATS_MASK.stats) ? part("stats", async () => ({ days: await samplesUpToToday(db), largest_users: await largestUsers(db) }), expiries) : undefined,
   ]);
   const response: StatsResponse = { expire: Math.floor((expiries.length ? Math.min(...expiries) : Date.now()) / 1000) };
   if (main || trashes || priv || versions) {
@@ -89,6 +90,18 @@ export async function statsFor(db: DbOrTx, mask: number): Promise<StatsResponse>
     response.docsigning = { sign: 0, sign_personal: 0, timestamp: 0 };
   }
   return response;
+}
+
+/**
+ * The daily samples, today's included: a platform whose hourly job has not run yet today (a first
+ * start, a busy worker) takes today's sample now, so the dashboard never opens on an empty chart.
+ */
+async function samplesUpToToday(db: DbOrTx) {
+  const now = new Date();
+  const days = await listSamples(db, 30, now);
+  if (days.at(-1)?.date === utcDay(now)) return days;
+  await sampleStats(db, now);
+  return listSamples(db, 30, now);
 }
 
 /** For tests and after bulk changes: the next request recomputes every part. */
