@@ -6,10 +6,12 @@ import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { UploadFields } from "@/lib/contracts/uploads";
 import { storageError } from "@/lib/storage/local-store";
+import type { Md5 } from "@/lib/storage/md5";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import type { CommitResult } from "../files/commit-upload";
 import { assembleChunks } from "./assemble-chunks";
+import { beginChunkWrite, endChunkWrite } from "./chunk-hashes";
 import { reserveUpload } from "./reserve-upload";
 import { assertUploadAllowed } from "./upload-target";
 import { chunkDataFile, chunkDir, chunkedUploadId, dropUpload, incomingDir } from "./upload-sessions";
@@ -61,22 +63,34 @@ export async function receiveChunkPart(stream: Readable, maxBytes?: number): Pro
  * once markChunk files it. With `maxBytes`, one byte more stops the transfer with a 413 before
  * anything is written past the chunk's own place.
  */
-export async function writeChunkAt(uploadId: string, offset: number, stream: Readable, maxBytes = Number.POSITIVE_INFINITY): Promise<number> {
+export async function writeChunkAt(uploadId: string, offset: number, stream: Readable, maxBytes = Number.POSITIVE_INFINITY, totalBytes?: number): Promise<number> {
   await fs.mkdir(chunkDir(uploadId), { recursive: true });
   const handle = await fs.open(chunkDataFile(uploadId), fs.constants.O_RDWR | fs.constants.O_CREAT);
   let written = 0;
+  let md5: Md5 | null = null;
+  let begun = false;
+  let done: { written: number; offset: number; mtimeNs: bigint } | null = null;
   try {
+    const before = await handle.stat({ bigint: true });
+    // In order (the usual case), the bytes are hashed as they are written: no re-read at the end.
+    begun = true;
+    md5 = beginChunkWrite(uploadId, offset, { size: Number(before.size), mtimeNs: before.mtimeNs }, totalBytes);
     for await (const chunk of stream) {
       const bytes = chunk as Buffer;
       if (written + bytes.length > maxBytes) throw new AppError("payload_too_large", `The chunk is larger than the ${maxBytes} bytes it must have`);
+      // Hashed while the write is under way (the worker hasher copies the bytes first).
+      const hashing = md5?.update(bytes);
       await handle.write(bytes, 0, bytes.length, offset + written);
+      if (hashing) await hashing;
       written += bytes.length;
     }
     await handle.datasync();
+    if (md5) done = { written, offset, mtimeNs: (await handle.stat({ bigint: true })).mtimeNs };
     return written;
   } catch (error) {
     throw error instanceof AppError ? error : storageError(error);
   } finally {
+    if (begun) await endChunkWrite(uploadId, md5, done);
     await handle.close();
   }
 }
@@ -196,17 +210,17 @@ export async function receiveChunk(ctx: AuthedCtx, input: ChunkRequest, part: Ch
 }
 
 /** Copies a chunk that is not at its place yet (received before its fields, or under other fields). */
-async function placeChunk(uploadId: string, fields: { chunk: number; chunksSize?: number }, part: ChunkPart) {
+async function placeChunk(uploadId: string, fields: { chunk: number; chunksSize?: number; fileSize?: number }, part: ChunkPart) {
   if ("placedIn" in part) {
     if (part.placedIn === uploadId) return;
     // Fields that key the upload came after the file part: the bytes move to the right upload.
     const start = chunkOffset(fields);
     const source = createReadStream(chunkDataFile(part.placedIn), { start, end: start + part.size - 1, highWaterMark: MiB });
-    await writeChunkAt(uploadId, start, source);
+    await writeChunkAt(uploadId, start, source, undefined, fields.fileSize);
     return;
   }
   try {
-    await writeChunkAt(uploadId, chunkOffset(fields), createReadStream(part.path, { highWaterMark: MiB }));
+    await writeChunkAt(uploadId, chunkOffset(fields), createReadStream(part.path, { highWaterMark: MiB }), undefined, fields.fileSize);
   } finally {
     await fs.rm(part.path, { force: true });
   }

@@ -122,7 +122,7 @@ async function receiveFile(ctx: AuthedCtx, file: FilePart, earlyRaw: Readonly<Re
     try {
       // The upload is known and reserved: the chunk goes straight to its place in the data file.
       const part: ChunkPart = place
-        ? { placedIn: place, size: await writeChunkAt(place, chunkOffset(chunkFields), file.stream, expected) }
+        ? { placedIn: place, size: await writeChunkAt(place, chunkOffset(chunkFields), file.stream, expected, chunkFields.fileSize) }
         : await receiveChunkPart(file.stream, expected);
       return { kind: "chunk", name, mime, part, opened, chunks: chunkFields.chunks };
     } catch (error) {
