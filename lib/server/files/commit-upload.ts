@@ -13,6 +13,7 @@ import { enqueueDerivatives } from "../previews/enqueue-derivatives";
 import { loadLocks, isLockedForOthers } from "../locks/serialize-lock";
 import { assertQuota } from "../quotas/assert-quota";
 import { firstFreeName, sameName, validateName } from "./names";
+import type { Rights } from "../rights/rights";
 import { sniffStoredType } from "./content-type";
 
 export type CommitInput = {
@@ -31,7 +32,8 @@ export type CommitInput = {
   sharedBlob?: boolean;
 };
 
-export type CommitResult = { file: FileRow; version: FileVersion; folder: Folder; created: boolean };
+/** `rights`: the caller's rights in the folder, as checked in the commit (presenting the file needs them). */
+export type CommitResult = { file: FileRow; version: FileVersion; folder: Folder; created: boolean; rights: Rights };
 
 /**
  * The one way content becomes visible: multipart, chunked and tus uploads, copies and clones all
@@ -79,7 +81,8 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, mime: str
   const file =
     existing ??
     (await db.insert(files).values({ folderId: folder.id, name, ownerId: user.id, createdAt: now, modifiedAt: now }).returning())[0];
-  const [{ last }] = await db.select({ last: max(fileVersions.number) }).from(fileVersions).where(eq(fileVersions.fileId, file.id));
+  // A file created just now has no version yet: no need to ask for its last number.
+  const last = existing ? (await db.select({ last: max(fileVersions.number) }).from(fileVersions).where(eq(fileVersions.fileId, file.id)))[0].last : 0;
   const [version] = await db
     .insert(fileVersions)
     .values({
@@ -113,7 +116,7 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, mime: str
   });
   // Last, so that the folder row stays locked only for the commit: uploads into one folder queue here.
   await db.update(folders).set({ modifiedAt: now }).where(eq(folders.id, folder.id));
-  return { file: updated, version, folder, created: !existing };
+  return { file: updated, version, folder, created: !existing, rights };
 }
 
 async function findLiveFile(ctx: AuthedCtx, folderId: number, name: string) {
