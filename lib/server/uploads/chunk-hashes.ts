@@ -107,6 +107,12 @@ export async function takeChunkMd5(uploadId: string, file: { size: number; mtime
   return tracked.md5.digest().catch(() => undefined);
 }
 
+/** How many bytes of the upload the running hash covers, or null without one (tests, diagnostics). */
+export function runningHashOffset(uploadId: string): number | null {
+  const tracked = state.tracked.get(uploadId);
+  return tracked && !tracked.spoiled ? tracked.offset : null;
+}
+
 /** The upload is over (committed, dropped, expired): its running hash goes. */
 export function forgetChunkHash(uploadId: string) {
   const tracked = state.tracked.get(uploadId);

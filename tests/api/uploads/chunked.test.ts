@@ -6,6 +6,7 @@ import { uploads, users } from "@/db/schema";
 import { fileResponse } from "@/lib/contracts/files";
 import { missingChunksResponse } from "@/lib/contracts/uploads";
 import { usedByUser } from "@/lib/server/quotas/assert-quota";
+import { runningHashOffset } from "@/lib/server/uploads/chunk-hashes";
 import { chunkDir, chunkedUploadId } from "@/lib/server/uploads/upload-sessions";
 import { POST } from "@/app/api/file/upload/route";
 import { createTestUser, type TestUser } from "../../helpers/factories";
@@ -118,9 +119,12 @@ describe("POST /file/upload (chunked)", () => {
     const c: Chunking = { folderId: user.privateRootId!, name: "ordered.bin", data: source.data, chunksSize: 4 * 1024 * 1024 };
     expectOk(await sendChunk(user.token, c, 0));
     expectOk(await sendChunk(user.token, c, 1));
+    // The running hash follows the chunks: the last one needs no read of the data file.
+    expect(runningHashOffset(sessionOf(user, c))).toBe(2 * c.chunksSize);
     const last = await sendChunk(user.token, c, 2);
     expect(last.status, last.text).toBe(201);
     expect(last.body).toMatchObject({ size: source.data.length, hash: source.md5 });
+    expect(runningHashOffset(sessionOf(user, c))).toBeNull();
     expect(await storedMd5(last.body.id)).toEqual({ md5: source.md5, size: source.data.length });
   });
 
@@ -130,8 +134,10 @@ describe("POST /file/upload (chunked)", () => {
     const c: Chunking = { folderId: user.privateRootId!, name: "resent.bin", data: source.data, chunksSize: 100 * 1024 };
     expectOk(await sendChunk(user.token, c, 0, { data: Buffer.alloc(100 * 1024, 9) }));
     expectOk(await sendChunk(user.token, c, 1));
+    expect(runningHashOffset(sessionOf(user, c))).toBe(2 * c.chunksSize);
     // Chunk 0 again, now right: the running hash (over the wrong first bytes) must not be used.
     expectOk(await sendChunk(user.token, c, 0));
+    expect(runningHashOffset(sessionOf(user, c))).toBeNull();
     const last = await sendChunk(user.token, c, 2);
     expect(last.status, last.text).toBe(201);
     expect(last.body).toMatchObject({ size: source.data.length, hash: source.md5 });
