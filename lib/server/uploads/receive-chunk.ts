@@ -70,25 +70,38 @@ export async function writeChunkAt(uploadId: string, offset: number, stream: Rea
   let md5: Md5 | null = null;
   let begun = false;
   let done: { written: number; offset: number; mtimeNs: bigint } | null = null;
+  let refusal: AppError | undefined;
   try {
     const before = await handle.stat({ bigint: true });
     // In order (the usual case), the bytes are hashed as they are written: no re-read at the end.
     begun = true;
     md5 = beginChunkWrite(uploadId, offset, { size: Number(before.size), mtimeNs: before.mtimeNs }, totalBytes);
-    for await (const chunk of stream) {
-      const bytes = chunk as Buffer;
-      if (written + bytes.length > maxBytes) throw new AppError("payload_too_large", `The chunk is larger than the ${maxBytes} bytes it must have`);
-      // Hashed while the write is under way (the worker hasher copies the bytes first).
-      const hashing = md5?.update(bytes);
-      await handle.write(bytes, 0, bytes.length, offset + written);
-      if (hashing) await hashing;
-      written += bytes.length;
-    }
+    const meter = new Transform({
+      highWaterMark: MiB,
+      transform(chunk: Buffer, _encoding, next) {
+        // Refused before a byte past the chunk's own place is written.
+        if (written + chunk.length > maxBytes) {
+          // Kept: the pipeline may report the source's own error (destroyed with it) instead.
+          refusal = new AppError("payload_too_large", `The chunk is larger than the ${maxBytes} bytes it must have`);
+          return next(refusal);
+        }
+        written += chunk.length;
+        // The worker hasher makes us wait only when it is behind (bounded memory).
+        const behind = md5?.update(chunk);
+        if (behind) behind.then(() => next(null, chunk), next);
+        else next(null, chunk);
+      },
+    });
+    // A write stream at the offset batches the socket's small reads into large writes (writev),
+    // and writes while the next bytes arrive: one awaited write per 64 KiB read was slower.
+    // Its own descriptor (a stream closes the one it writes through, even on error); the handle's
+    // datasync below makes its bytes durable all the same (same file).
+    await pipeline(stream, meter, createWriteStream(chunkDataFile(uploadId), { flags: "r+", start: offset, highWaterMark: MiB }));
     await handle.datasync();
     if (md5) done = { written, offset, mtimeNs: (await handle.stat({ bigint: true })).mtimeNs };
     return written;
   } catch (error) {
-    throw error instanceof AppError ? error : storageError(error);
+    throw refusal ?? (error instanceof AppError ? error : storageError(error));
   } finally {
     if (begun) await endChunkWrite(uploadId, md5, done);
     await handle.close();
