@@ -206,7 +206,9 @@ export async function receiveChunk(ctx: AuthedCtx, input: ChunkRequest, part: Ch
   const uploadId = chunkedUploadIdOf(ctx, input);
   if (part) assertChunkSize(fields.chunk, expected, part.size);
   if (part) {
-    await openChunkedUpload(ctx, input);
+    // Opened by this very request before its bytes (the chunk is at its place already): checked
+    // and reserved moments ago, so not again; otherwise the chunk's upload is opened now.
+    if (!("placedIn" in part && part.placedIn === uploadId)) await openChunkedUpload(ctx, input);
     await placeChunk(uploadId, fields, part);
     // The marker makes the chunk count, once its bytes are durable at their place.
     await fs.writeFile(path.join(chunkDir(uploadId), String(fields.chunk)), "");
