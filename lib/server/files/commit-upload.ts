@@ -80,12 +80,14 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, mime: str
   await assertQuota(db, { userId: user.id, folder }, input.blob.size, { lock: true });
 
   const now = new Date();
-  await db.insert(blobs).values({ id: input.blob.id, size: input.blob.size, md5: input.blob.md5 }).onConflictDoNothing();
-  const file =
-    existing ??
-    (await db.insert(files).values({ folderId: folder.id, name, ownerId: user.id, createdAt: now, modifiedAt: now }).returning())[0];
-  // A file created just now has no version yet: no need to ask for its last number.
-  const last = existing ? (await db.select({ last: max(fileVersions.number) }).from(fileVersions).where(eq(fileVersions.fileId, file.id)))[0].last : 0;
+  // The blob row and the file row (or the last version number) do not depend on each other: sent together.
+  const blobRow = db.insert(blobs).values({ id: input.blob.id, size: input.blob.size, md5: input.blob.md5 }).onConflictDoNothing().then(() => undefined);
+  const fileRow: Promise<{ file: FileRow; last: number | null }> = existing
+    ? db.select({ last: max(fileVersions.number) }).from(fileVersions).where(eq(fileVersions.fileId, existing.id)).then(([row]) => ({ file: existing, last: row.last }))
+    : // A file created just now has no version yet: no need to ask for its last number.
+      db.insert(files).values({ folderId: folder.id, name, ownerId: user.id, createdAt: now, modifiedAt: now }).returning().then(([row]) => ({ file: row, last: 0 }));
+  await settleAll([blobRow, fileRow]);
+  const { file, last } = await fileRow;
   const [version] = await db
     .insert(fileVersions)
     .values({
