@@ -35,6 +35,11 @@ export async function assertUploadAllowed(ctx: AuthedCtx, target: UploadTarget, 
   const { db } = ctx;
   const name = validateName(target.name);
   const { folder, rights, missing } = await walkTargetPath(ctx, target.folderId, splitTargetPath(target.targetPath));
+  const scope = { userId: ctx.actor.user.id, folder };
+  // The room left is asked while the name is looked up (one round trip less); a refusal below
+  // still comes first, and then the room is not used.
+  const asked = options.room ? remainingQuota(db, scope) : undefined;
+  asked?.catch(() => {});
   if (missing.length > 0) {
     if (!rights.write) throw forbidden("Creating the folders of targetPath needs the write right");
   } else {
@@ -47,11 +52,10 @@ export async function assertUploadAllowed(ctx: AuthedCtx, target: UploadTarget, 
       }
     }
   }
-  const scope = { userId: ctx.actor.user.id, folder };
-  if (options.room) {
+  if (asked) {
     // The room left is the declared size's check too (declared > room exactly when a quota would
     // be exceeded): one set of queries instead of two; assertQuota only words the refusal.
-    const room = await remainingQuota(db, scope);
+    const room = await asked;
     if (declaredSize !== undefined && declaredSize > 0 && declaredSize > room) {
       await assertQuota(db, scope, declaredSize, { lock: false });
       throw new AppError("insufficient_storage", "Storage exhausted: this would exceed a quota");
