@@ -1,10 +1,14 @@
 // Summarises V8 CPU profiles (node --cpu-prof): the functions with the most self time, and the
 // most inclusive time, so "where the time goes" is read from a profile, not guessed.
-//   node bench/lib/profile-summary.mjs <file.cpuprofile | directory> [top=25]
+//   node bench/lib/profile-summary.mjs <file.cpuprofile | directory> [top=25] [--from=<regex>]
+// --from: only the samples from the first one whose stack has a frame matching <regex> (e.g.
+// --from=writeChunkAt), so the server's start and module loading do not hide the scenario.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
-const [target, topArg] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const from = args.find((a) => a.startsWith("--from="))?.slice("--from=".length);
+const [target, topArg] = args.filter((a) => !a.startsWith("--"));
 if (!target) {
   console.error("usage: node bench/lib/profile-summary.mjs <file.cpuprofile | directory> [top]");
   process.exit(2);
@@ -22,14 +26,34 @@ function summarise(file) {
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   // Self time per node from the sample deltas.
-  const selfUs = new Map();
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-  const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const label = (n) => {
     const f = n.callFrame;
     const where = f.url ? `${f.url.replace(/^.*\/(node_modules|\.next)\//, "$1/")}:${f.lineNumber + 1}` : "";
     return `${f.functionName || "(anonymous)"} ${where}`.trim();
   };
+  const selfUs = new Map();
+  let first = 0;
+  if (from) {
+    const pattern = new RegExp(from);
+    const matches = new Map();
+    const matching = (id) => {
+      if (!matches.has(id)) {
+        let hit = false;
+        for (let cur = id; !hit && cur !== undefined; cur = parent.get(cur)) hit = pattern.test(label(nodes.get(cur)));
+        matches.set(id, hit);
+      }
+      return matches.get(id);
+    };
+    first = profile.samples.findIndex((id) => matching(id));
+    if (first < 0) {
+      console.log(`\n== ${path.basename(file)}: no sample matches --from=${from}`);
+      return;
+    }
+  }
+  profile.samples.forEach((id, i) => {
+    if (i >= first) selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
+  const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const self = new Map();
   const inclusive = new Map();
   for (const [id, us] of selfUs) {

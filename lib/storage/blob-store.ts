@@ -1,6 +1,10 @@
 import type { Readable } from "node:stream";
 
-export type StoredBlob = { id: string; size: number; md5: string };
+/** `head`: the first bytes (up to HEAD_BYTES), when the store kept them while writing, so the type can be sniffed without reading the blob back. */
+export type StoredBlob = { id: string; size: number; md5: string; head?: Uint8Array };
+
+/** How many first bytes `put` keeps in `head`: what content sniffing reads (8 KiB). */
+export const HEAD_BYTES = 8 * 1024;
 export type ByteRange = { start: number; end: number };
 
 /**

@@ -5,7 +5,7 @@ import path from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { AppError } from "@/lib/server/errors";
-import type { BlobStore, ByteRange, StoredBlob } from "./blob-store";
+import { HEAD_BYTES, type BlobStore, type ByteRange, type StoredBlob } from "./blob-store";
 import { createMd5, hashFile } from "./md5";
 
 /** Blobs on the local filesystem: DATA_DIR/blobs/ab/cd/<id>, work in progress in DATA_DIR/blobs/tmp. */
@@ -32,11 +32,15 @@ export class LocalBlobStore implements BlobStore {
     const md5 = createMd5(options.expectedBytes);
     let size = 0;
     const max = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    // The first bytes are kept (copied: the chunk goes on to the file) for content sniffing.
+    const head = Buffer.allocUnsafe(HEAD_BYTES);
+    let headFilled = 0;
     const meter = new Transform({
       highWaterMark: 1 << 20,
       transform(chunk: Buffer, _enc, done) {
         size += chunk.length;
         if (size > max) return done(new AppError("insufficient_storage", "Storage exhausted: the content exceeds the available quota"));
+        if (headFilled < HEAD_BYTES) headFilled += chunk.copy(head, headFilled, 0, Math.min(chunk.length, HEAD_BYTES - headFilled));
         // The worker hasher makes us wait only when it is behind (bounded memory).
         const behind = md5.update(chunk);
         if (behind) behind.then(() => done(null, chunk), done);
@@ -49,7 +53,7 @@ export class LocalBlobStore implements BlobStore {
       const target = this.pathOf(id);
       await fs.mkdir(path.dirname(target), { recursive: true });
       await fs.rename(temp, target);
-      return { id, size, md5: digest };
+      return { id, size, md5: digest, head: new Uint8Array(head.buffer, head.byteOffset, headFilled) };
     } catch (error) {
       md5.abort();
       await fs.rm(temp, { force: true });

@@ -13,6 +13,7 @@ import { enqueueDerivatives } from "../previews/enqueue-derivatives";
 import { loadLocks, isLockedForOthers } from "../locks/serialize-lock";
 import { assertQuota } from "../quotas/assert-quota";
 import { firstFreeName, sameName, validateName } from "./names";
+import type { Rights } from "../rights/rights";
 import { sniffStoredType } from "./content-type";
 
 export type CommitInput = {
@@ -31,7 +32,8 @@ export type CommitInput = {
   sharedBlob?: boolean;
 };
 
-export type CommitResult = { file: FileRow; version: FileVersion; folder: Folder; created: boolean };
+/** `rights`: the caller's rights in the folder, as checked in the commit (presenting the file needs them). */
+export type CommitResult = { file: FileRow; version: FileVersion; folder: Folder; created: boolean; rights: Rights };
 
 /**
  * The one way content becomes visible: multipart, chunked and tus uploads, copies and clones all
@@ -58,8 +60,11 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, mime: str
   const { folder, rights } = await getFolderOrThrow(db, user, input.folderId, "browse");
 
   // Uploads of one name into one folder queue up here: 50 concurrent uploads become 50 versions.
-  await db.execute(sql`SELECT pg_advisory_xact_lock(${folder.id}::int, hashtext(lower(normalize(${name}, NFC))))`);
-  let existing: FileRow | undefined = await findLiveFile(ctx, folder.id, name);
+  // Sent together, the lock first (started by then(), at once): the lookup runs once the lock is
+  // held, since the statements of a connection run in the order they were sent.
+  const locked = db.execute(sql`SELECT pg_advisory_xact_lock(${folder.id}::int, hashtext(lower(normalize(${name}, NFC))))`).then(() => undefined);
+  const [, found] = await Promise.all([locked, findLiveFile(ctx, folder.id, name)]);
+  let existing: FileRow | undefined = found;
   if (existing && input.neverOverwrite) {
     name = await firstFreeName(name, async (candidate) => Boolean(await findLiveFile(ctx, folder.id, candidate)));
     existing = undefined;
@@ -75,11 +80,14 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, mime: str
   await assertQuota(db, { userId: user.id, folder }, input.blob.size, { lock: true });
 
   const now = new Date();
-  await db.insert(blobs).values({ id: input.blob.id, size: input.blob.size, md5: input.blob.md5 }).onConflictDoNothing();
-  const file =
-    existing ??
-    (await db.insert(files).values({ folderId: folder.id, name, ownerId: user.id, createdAt: now, modifiedAt: now }).returning())[0];
-  const [{ last }] = await db.select({ last: max(fileVersions.number) }).from(fileVersions).where(eq(fileVersions.fileId, file.id));
+  // The blob row and the file row (or the last version number) do not depend on each other: sent together.
+  const blobRow = db.insert(blobs).values({ id: input.blob.id, size: input.blob.size, md5: input.blob.md5 }).onConflictDoNothing().then(() => undefined);
+  const fileRow: Promise<{ file: FileRow; last: number | null }> = existing
+    ? db.select({ last: max(fileVersions.number) }).from(fileVersions).where(eq(fileVersions.fileId, existing.id)).then(([row]) => ({ file: existing, last: row.last }))
+    : // A file created just now has no version yet: no need to ask for its last number.
+      db.insert(files).values({ folderId: folder.id, name, ownerId: user.id, createdAt: now, modifiedAt: now }).returning().then(([row]) => ({ file: row, last: 0 }));
+  await settleAll([blobRow, fileRow]);
+  const { file, last } = await fileRow;
   const [version] = await db
     .insert(fileVersions)
     .values({
@@ -94,26 +102,32 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, mime: str
       modifiedAt: now,
     })
     .returning();
-  const [updated] = await db.update(files).set({ currentVersionId: version.id, modifiedAt: now }).where(eq(files.id, file.id)).returning();
-
-  const config = await getPlatformConfig(db);
-  if (existing && !config.features.versioning) {
-    // Versioning off: the new content replaces the old; older versions go for good.
-    await db.delete(fileVersions).where(and(eq(fileVersions.fileId, file.id), sql`${fileVersions.id} <> ${version.id}`));
-  }
-  await recordEvent(db, ctx.request, { targetType: "file", targetId: file.id, versionId: version.id, type: FILE_EVENT.versionCreated, actorId: user.id });
-  await recordFolderChange(db, ctx, { kind: existing ? "version_created" : "file_created", objectType: "file", objectId: file.id, objectName: name, folderId: folder.id });
-  await enqueueDerivatives(db, version, input.sharedBlob);
-  await writeLog(db, { actor: user, request: ctx.request }, {
-    type: "ADMLLOG_INSERT",
-    message: existing ? `New version ${version.number} of ${name}` : `Uploaded ${name}`,
-    objectType: "file",
-    objectId: version.id,
-    object: name,
-  });
+  // What follows depends only on the version: sent together (postgres.js pipelines the statements
+  // of one connection, in the order they are issued), so the transaction waits for a few round
+  // trips instead of eight. The current version moves first: with versioning off, the older versions go after it.
+  const updating = db.update(files).set({ currentVersionId: version.id, modifiedAt: now }).where(eq(files.id, file.id)).returning();
+  const updated = updating.then(([row]) => row);
+  await settleAll([
+    updated,
+    updated.then(async () => {
+      const config = await getPlatformConfig(db);
+      // Versioning off: the new content replaces the old; older versions go for good.
+      if (existing && !config.features.versioning) await db.delete(fileVersions).where(and(eq(fileVersions.fileId, file.id), sql`${fileVersions.id} <> ${version.id}`));
+    }),
+    recordEvent(db, ctx.request, { targetType: "file", targetId: file.id, versionId: version.id, type: FILE_EVENT.versionCreated, actorId: user.id }),
+    recordFolderChange(db, ctx, { kind: existing ? "version_created" : "file_created", objectType: "file", objectId: file.id, objectName: name, folderId: folder.id }),
+    enqueueDerivatives(db, version, input.sharedBlob),
+    writeLog(db, { actor: user, request: ctx.request }, {
+      type: "ADMLLOG_INSERT",
+      message: existing ? `New version ${version.number} of ${name}` : `Uploaded ${name}`,
+      objectType: "file",
+      objectId: version.id,
+      object: name,
+    }),
+  ]);
   // Last, so that the folder row stays locked only for the commit: uploads into one folder queue here.
   await db.update(folders).set({ modifiedAt: now }).where(eq(folders.id, folder.id));
-  return { file: updated, version, folder, created: !existing };
+  return { file: await updated, version, folder, created: !existing, rights };
 }
 
 async function findLiveFile(ctx: AuthedCtx, folderId: number, name: string) {
@@ -123,4 +137,14 @@ async function findLiveFile(ctx: AuthedCtx, folderId: number, name: string) {
     .where(and(eq(files.folderId, folderId), isNull(files.deletedAt), sameName(files.nameKey, name)))
     .limit(1);
   return found;
+}
+
+/**
+ * Waits for every statement sent together, then fails with the first failure: nothing of the
+ * transaction may still be under way (or be sent after it, outside it) once it rolls back.
+ */
+async function settleAll(work: Promise<unknown>[]): Promise<void> {
+  const results = await Promise.allSettled(work);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
 }

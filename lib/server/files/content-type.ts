@@ -104,6 +104,8 @@ function hasSignature(type: string): boolean {
 /** The type of a stored blob: one small ranged read of its first bytes, then sniffType. */
 export async function sniffStoredType(blob: StoredBlob, name: string): Promise<string> {
   if (blob.size === 0) return sniffType(new Uint8Array(0), name);
+  // Kept by the store while it wrote the blob (uploads): no read back.
+  if (blob.head && blob.head.length >= Math.min(blob.size, SNIFF_BYTES)) return sniffType(blob.head.subarray(0, SNIFF_BYTES), name);
   const stream = await getBlobStore().read(blob.id, { start: 0, end: Math.min(blob.size, SNIFF_BYTES) - 1 });
   const parts: Buffer[] = [];
   for await (const part of stream) parts.push(part as Buffer);

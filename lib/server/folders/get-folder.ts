@@ -12,9 +12,13 @@ export type FolderAccess = { folder: Folder; rights: Rights };
  * folders are a 404 (api.md: never leak what cannot be browsed); lacking `need` is a 403.
  */
 export async function getFolderOrThrow(db: DbOrTx, user: Pick<User, "id" | "role">, folderId: number, need: RightName = "browse"): Promise<FolderAccess> {
-  const [folder] = await db.select().from(folders).where(and(eq(folders.id, folderId), isNull(folders.deletedAt))).limit(1);
+  // The row and the rights are asked together (one round trip; pipelined inside a transaction):
+  // the rights of a folder that turns out not to exist are simply not used.
+  const [[folder], rights] = await Promise.all([
+    db.select().from(folders).where(and(eq(folders.id, folderId), isNull(folders.deletedAt))).limit(1),
+    resolveFolderRights(db, user, folderId),
+  ]);
   if (!folder) throw new AppError("not_found", "Folder not found");
-  const rights = await resolveFolderRights(db, user, folder.id);
   if (!rights.browse) throw new AppError("not_found", "Folder not found");
   if (!rights[need]) throw new AppError("forbidden", `You lack the ${need} right on this folder`);
   return { folder, rights };

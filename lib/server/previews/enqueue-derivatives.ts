@@ -19,13 +19,19 @@ const FINAL = ["available", "failed", "none"];
 export async function enqueueDerivatives(db: DbOrTx, version: Pick<FileVersion, "id" | "blobId">, sharedBlob = false): Promise<void> {
   if (sharedBlob && version.blobId && (await reuseDerivatives(db, version.id, version.blobId))) return;
   const reset = { state: "pending", fileType: null, thumbBlobId: null, thumbMime: null, pageCount: null, error: null, updatedAt: new Date() };
-  await db.insert(versionPreviews).values({ versionId: version.id, ...reset }).onConflictDoUpdate({ target: versionPreviews.versionId, set: reset });
-  await db
-    .insert(versionTexts)
-    .values({ versionId: version.id, state: "pending", content: "" })
-    .onConflictDoUpdate({ target: versionTexts.versionId, set: { state: "pending", content: "", updatedAt: new Date() } });
-  await enqueueJob(db, PREVIEW_JOB, { versionId: version.id }, { dedupeKey: `${PREVIEW_JOB}:${version.id}` });
-  await enqueueJob(db, TEXT_JOB, { versionId: version.id }, { dedupeKey: `${TEXT_JOB}:${version.id}` });
+  // Four independent rows, sent together (pipelined on the transaction's connection): one round
+  // trip instead of four in every upload's commit. All are awaited before a failure is reported.
+  const results = await Promise.allSettled([
+    db.insert(versionPreviews).values({ versionId: version.id, ...reset }).onConflictDoUpdate({ target: versionPreviews.versionId, set: reset }),
+    db
+      .insert(versionTexts)
+      .values({ versionId: version.id, state: "pending", content: "" })
+      .onConflictDoUpdate({ target: versionTexts.versionId, set: { state: "pending", content: "", updatedAt: new Date() } }),
+    enqueueJob(db, PREVIEW_JOB, { versionId: version.id }, { dedupeKey: `${PREVIEW_JOB}:${version.id}` }),
+    enqueueJob(db, TEXT_JOB, { versionId: version.id }, { dedupeKey: `${TEXT_JOB}:${version.id}` }),
+  ]);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 /** Copies the finished derivatives of another version with the same blob; false when there are none. */

@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import { getBlobStore } from "@/lib/storage";
 import type { StoredBlob } from "@/lib/storage/blob-store";
 import { storageError } from "@/lib/storage/local-store";
@@ -5,6 +6,7 @@ import { hashFile } from "@/lib/storage/md5";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { commitUpload, type CommitResult } from "../files/commit-upload";
+import { takeChunkMd5 } from "./chunk-hashes";
 import { ensureTargetFolder } from "./upload-target";
 import { chunkDataFile, claimUpload, dropUpload, releaseUpload } from "./upload-sessions";
 
@@ -22,9 +24,9 @@ export async function assembleChunks(ctx: AuthedCtx, uploadId: string, input: { 
   const store = getBlobStore();
   let blob: StoredBlob | undefined;
   try {
-    // Every chunk is at its place in one file: one read for the MD5, then it becomes the blob as it is.
+    // Every chunk is at its place in one file: its MD5 (computed as the chunks came, or one read), then it becomes the blob as it is.
     const data = chunkDataFile(uploadId);
-    const { md5, size } = await hashFile(data).catch((error) => {
+    const { md5, size } = await hashOf(uploadId, data).catch((error) => {
       throw storageError(error);
     });
     if (row.size !== null && size !== row.size) {
@@ -48,4 +50,11 @@ export async function assembleChunks(ctx: AuthedCtx, uploadId: string, input: { 
     await (final ? dropUpload(ctx.db, uploadId) : releaseUpload(ctx.db, uploadId)).catch(() => {});
     throw error;
   }
+}
+
+/** The running MD5 when the chunks were written in order by this process; else one read of the file. */
+async function hashOf(uploadId: string, data: string): Promise<{ md5: string; size: number }> {
+  const stat = await fs.stat(data, { bigint: true });
+  const md5 = await takeChunkMd5(uploadId, { size: Number(stat.size), mtimeNs: stat.mtimeNs });
+  return md5 ? { md5, size: Number(stat.size) } : hashFile(data);
 }

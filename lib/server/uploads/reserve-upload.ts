@@ -25,6 +25,10 @@ export type NewUpload = typeof uploads.$inferInsert & { size: number };
  * `created` tells the caller it opened the session (and should drop it if its chunk fails).
  */
 export async function reserveUpload(ctx: AuthedCtx, row: NewUpload, folder: Pick<Folder, "id" | "path">): Promise<{ created: boolean }> {
+  // The usual case, the next chunk of an open upload: one statement, no transaction or lock
+  // (touching a row needs neither). Not there yet: the locked path below decides.
+  const [touched] = await ctx.db.update(uploads).set({ updatedAt: new Date() }).where(eq(uploads.id, row.id)).returning({ id: uploads.id });
+  if (touched) return { created: false };
   return ctx.db.transaction(async (tx) => {
     // One opening at a time per user (or per link): the count and the existence check below see
     // the sessions opened just before, including another request for this very upload.

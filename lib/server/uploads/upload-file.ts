@@ -7,7 +7,7 @@ import { getBlobStore } from "@/lib/storage";
 import type { StoredBlob } from "@/lib/storage/blob-store";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
-import { commitUpload } from "../files/commit-upload";
+import { commitUpload, type CommitResult } from "../files/commit-upload";
 import { validateName } from "../files/names";
 import { presentFiles, type FileItem, type FileJson } from "../files/present-files";
 import type { BodySource } from "../http/body-source";
@@ -122,7 +122,7 @@ async function receiveFile(ctx: AuthedCtx, file: FilePart, earlyRaw: Readonly<Re
     try {
       // The upload is known and reserved: the chunk goes straight to its place in the data file.
       const part: ChunkPart = place
-        ? { placedIn: place, size: await writeChunkAt(place, chunkOffset(chunkFields), file.stream, expected) }
+        ? { placedIn: place, size: await writeChunkAt(place, chunkOffset(chunkFields), file.stream, expected, chunkFields.fileSize) }
         : await receiveChunkPart(file.stream, expected);
       return { kind: "chunk", name, mime, part, opened, chunks: chunkFields.chunks };
     } catch (error) {
@@ -132,11 +132,13 @@ async function receiveFile(ctx: AuthedCtx, file: FilePart, earlyRaw: Readonly<Re
   }
   const estimate = early.fileSize ?? (declaredLength !== undefined ? declaredLength - FRAMING_SLACK : undefined);
   let folder: Folder | undefined;
+  let allowedRoom: number | undefined;
   if (early.folderId !== undefined) {
-    ({ folder } = await assertUploadAllowed(ctx, { folderId: early.folderId, targetPath: early.targetPath, name, neverOverwrite: Boolean(deposit) }, estimate));
+    ({ folder, room: allowedRoom } = await assertUploadAllowed(ctx, { folderId: early.folderId, targetPath: early.targetPath, name, neverOverwrite: Boolean(deposit) }, estimate, { room: true }));
   }
   // Without the folder yet, the user's and the platform's quotas still bound the file.
-  const room = await remainingQuota(ctx.db, { userId: ctx.actor.user.id, folder });
+  // Known from the target check when the folder came first; else the user's and platform's quotas.
+  const room = early.folderId !== undefined ? allowedRoom! : await remainingQuota(ctx.db, { userId: ctx.actor.user.id, folder });
   const stream = Number.isFinite(room) ? capped(file.stream, room) : file.stream;
   return { kind: "blob", name, mime, blob: await getBlobStore().put(stream, { expectedBytes: estimate }) };
 }
@@ -201,7 +203,8 @@ function privateRootOf(ctx: AuthedCtx): number {
   return root;
 }
 
-async function present(ctx: AuthedCtx, result: FileItem, options: { meta: boolean; mode: Mode }) {
-  const [json] = await presentFiles(ctx, [result], options.mode, { meta: options.meta });
+async function present(ctx: AuthedCtx, result: CommitResult, options: { meta: boolean; mode: Mode }) {
+  // The rights the commit checked in its transaction: no second resolution for the answer.
+  const [json] = await presentFiles(ctx, [result], options.mode, { meta: options.meta, rights: new Map([[result.folder.id, result.rights]]) });
   return json;
 }

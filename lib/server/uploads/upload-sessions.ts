@@ -6,6 +6,7 @@ import type { DbOrTx } from "@/db";
 import { uploads, type User } from "@/db/schema";
 import { getBlobStore } from "@/lib/storage";
 import { hashToken } from "../auth/tokens";
+import { forgetChunkHash } from "./chunk-hashes";
 
 export type UploadRow = typeof uploads.$inferSelect;
 
@@ -74,6 +75,7 @@ export async function dropUpload(db: DbOrTx, uploadId: string) {
 }
 
 export async function removeWorkFiles(uploadId: string) {
+  forgetChunkHash(uploadId);
   const targets = [chunkDir(uploadId), tusFile(uploadId), `${tusFile(uploadId)}.json`];
   await Promise.all(targets.map((t) => fs.rm(t, { recursive: true, force: true })));
 }

@@ -6,6 +6,7 @@ import { uploads, users } from "@/db/schema";
 import { fileResponse } from "@/lib/contracts/files";
 import { missingChunksResponse } from "@/lib/contracts/uploads";
 import { usedByUser } from "@/lib/server/quotas/assert-quota";
+import { runningHashOffset } from "@/lib/server/uploads/chunk-hashes";
 import { chunkDir, chunkedUploadId } from "@/lib/server/uploads/upload-sessions";
 import { POST } from "@/app/api/file/upload/route";
 import { createTestUser, type TestUser } from "../../helpers/factories";
@@ -109,6 +110,38 @@ describe("POST /file/upload (chunked)", () => {
     const fixed = await sendChunk(user.token, c, 1);
     expect(fixed.status, fixed.text).toBe(201);
     expect(await storedMd5(fixed.body.id)).toEqual({ md5: source.md5, size: source.data.length });
+  });
+
+  it("hashes chunks sent in order as they are written: the answered and stored MD5 are the content's", async () => {
+    const user = await createTestUser();
+    // Over WORKER_MD5_MIN_BYTES in all: the running hash is on the worker thread.
+    const source = randomFile(10 * 1024 * 1024 + 17);
+    const c: Chunking = { folderId: user.privateRootId!, name: "ordered.bin", data: source.data, chunksSize: 4 * 1024 * 1024 };
+    expectOk(await sendChunk(user.token, c, 0));
+    expectOk(await sendChunk(user.token, c, 1));
+    // The running hash follows the chunks: the last one needs no read of the data file.
+    expect(runningHashOffset(sessionOf(user, c))).toBe(2 * c.chunksSize);
+    const last = await sendChunk(user.token, c, 2);
+    expect(last.status, last.text).toBe(201);
+    expect(last.body).toMatchObject({ size: source.data.length, hash: source.md5 });
+    expect(runningHashOffset(sessionOf(user, c))).toBeNull();
+    expect(await storedMd5(last.body.id)).toEqual({ md5: source.md5, size: source.data.length });
+  });
+
+  it("a chunk re-sent with other bytes before the set completes: the MD5 is the final content's, not the first bytes'", async () => {
+    const user = await createTestUser();
+    const source = randomFile(300 * 1024);
+    const c: Chunking = { folderId: user.privateRootId!, name: "resent.bin", data: source.data, chunksSize: 100 * 1024 };
+    expectOk(await sendChunk(user.token, c, 0, { data: Buffer.alloc(100 * 1024, 9) }));
+    expectOk(await sendChunk(user.token, c, 1));
+    expect(runningHashOffset(sessionOf(user, c))).toBe(2 * c.chunksSize);
+    // Chunk 0 again, now right: the running hash (over the wrong first bytes) must not be used.
+    expectOk(await sendChunk(user.token, c, 0));
+    expect(runningHashOffset(sessionOf(user, c))).toBeNull();
+    const last = await sendChunk(user.token, c, 2);
+    expect(last.status, last.text).toBe(201);
+    expect(last.body).toMatchObject({ size: source.data.length, hash: source.md5 });
+    expect(await storedMd5(last.body.id)).toEqual({ md5: source.md5, size: source.data.length });
   });
 
   it("commits once when the last two chunks complete the set at the same moment", async () => {
