@@ -1,4 +1,8 @@
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
+import { getDb } from "@/db";
+import { emails } from "@/db/schema";
+import { sendMailJob } from "@/lib/server/mail/send-mail-job";
 import { SMTPServer } from "smtp-server";
 
 export type ReceivedMail = {
@@ -124,4 +128,23 @@ export function withLocalSmtp(open: () => Promise<unknown>, timeout: number): ()
     await server.close();
   });
   return () => server;
+}
+
+/**
+ * Sends this test's waiting mails to `to` through its own process's SMTP settings until `server`
+ * has one that matches. Each mail is sent directly (sendMailJob), never through the shared job
+ * queue: test files run in parallel on one database, and a file running the queue would deliver
+ * another file's mails to its own SMTP server.
+ */
+export async function deliverTo(server: TestSmtpServer, to: string, match: (mail: ReceivedMail) => boolean = () => true): Promise<ReceivedMail> {
+  const db = await getDb();
+  const wanted = (m: ReceivedMail) => m.to.includes(to) && match(m);
+  for (let i = 0; i < 400; i++) {
+    const found = server.received.find(wanted);
+    if (found) return found;
+    const waiting = await db.select({ id: emails.id }).from(emails).where(and(eq(emails.to, to), eq(emails.type, "EM_TE_TOSEND")));
+    for (const { id } of waiting) await sendMailJob(db, { emailId: id }).catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`no mail to ${to} arrived`);
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import yauzl from "yauzl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as dataTokenRoute from "@/app/api/token/sharelink/[key]/[dataId]/[type]/route";
@@ -9,11 +9,9 @@ import * as templateTokenRoute from "@/app/api/token/template/[id]/[type]/route"
 import * as keyRoute from "@/app/api/share/key/[key]/route";
 import * as activityRoute from "@/app/api/share/[shareId]/activity/route";
 import { getDb } from "@/db";
-import { emails, events, fileTokens, files, jobs, shares, users } from "@/db/schema";
+import { emails, events, fileTokens, files, shares, users } from "@/db/schema";
 import { hashToken } from "@/lib/server/auth/tokens";
 import { downloadByToken } from "@/lib/server/downloads/serve-download";
-import { enqueueJob } from "@/lib/server/jobs/enqueue";
-import { runDueJobs } from "@/lib/server/jobs/worker";
 import { serveShareZip } from "@/lib/server/shares/serve-zip";
 import { claimDownload, releaseDownload } from "@/lib/server/shares/single-download";
 import { createTestUser, type TestUser } from "../../helpers/factories";
@@ -21,7 +19,7 @@ import { serveNode } from "../../helpers/node-server";
 import { createFolder, uploadText } from "../../helpers/files";
 import { call, expectError } from "../../helpers/http";
 import { expectAuthRequired } from "../../helpers/security";
-import { startSmtpServer, type TestSmtpServer } from "../../helpers/smtp";
+import { deliverTo, startSmtpServer, type TestSmtpServer } from "../../helpers/smtp";
 import { md5, openDatabase, randomFile, uploadBytes } from "../../helpers/upload-factories";
 import { pngLike } from "../previews/fixtures";
 import { bearer, createShare, unlock, type ShareJson } from "./share-helpers";
@@ -324,21 +322,8 @@ describe("GET /zip/share/(key)", () => {
   });
 });
 
-/** Runs the mail queue until the SMTP server receives a mail for `to` (other files may consume the job without SMTP: re-queue). */
-async function deliver(to: string) {
-  const db = await getDb();
-  for (let i = 0; i < 200; i++) {
-    const found = smtp.received.find((m) => m.to.includes(to));
-    if (found) return found;
-    const [mail] = await db.select().from(emails).where(eq(emails.to, to)).orderBy(desc(emails.id)).limit(1);
-    if (mail && mail.type !== "EM_TE_SENDED") {
-      const live = await db.select().from(jobs).where(and(eq(jobs.kind, "mail.send"), sql`${jobs.payload}->>'emailId' = ${String(mail.id)}`, sql`${jobs.status} IN ('pending', 'running')`));
-      if (live.length === 0) await enqueueJob(db, "mail.send", { emailId: mail.id });
-    }
-    if ((await runDueJobs(db, ["mail.send"])) === 0) await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no mail for ${to}`);
-}
+/** The receipt mailed to `to`, delivered to this file's SMTP server. */
+const deliver = (to: string) => deliverTo(smtp, to);
 
 describe("download receipts (flag 64)", () => {
   it("mail the owner on the real SMTP server at each complete download, in their language", async () => {
