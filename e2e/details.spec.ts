@@ -10,10 +10,18 @@ async function openFolder(page: Page, id: number) {
   await expect(page.getByRole("grid")).toBeVisible();
 }
 
-/** Selects a row and opens its details panel from the toolbar. */
+/**
+ * Selects a row and opens its details panel from the toolbar. The click is tried again until the
+ * toolbar offers Details: in a long list (every journey adds folders to the administrator's
+ * space) rows can still move under the pointer while thumbnails and markers load.
+ */
 async function openDetails(page: Page, name: string) {
-  await row(page, name).click();
-  await page.getByRole("toolbar", { name: /actions/i }).getByRole("button", { name: "Details" }).click();
+  const details = page.getByRole("toolbar", { name: /actions/i }).getByRole("button", { name: "Details" });
+  await expect(async () => {
+    await row(page, name).click();
+    await expect(details).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await details.click();
   const panel = page.getByTestId("details-panel");
   await expect(panel.getByRole("heading", { name })).toBeVisible();
   return panel;
