@@ -1,12 +1,11 @@
 "use client";
 
-import { useState, type ChangeEvent } from "react";
 import { Avatar } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { FormStatus, type Status } from "@/components/ui/form-status";
+import { FormStatus } from "@/components/ui/form-status";
+import { useImageUpload } from "@/components/ui/use-image-upload";
 import buttonStyles from "@/components/ui/button.module.css";
-import { ApiError } from "@/lib/api-client";
 import { useT } from "@/lib/i18n/provider";
 import { displayName, useAccountPictureUrl, useRemoveAccountPicture, useUploadAccountPicture, type Account } from "@/lib/queries/account";
 import styles from "./account.module.css";
@@ -19,28 +18,20 @@ export function AccountPictureForm({ account, locked }: { account: Account; lock
   const pictureUrl = useAccountPictureUrl();
   const upload = useUploadAccountPicture();
   const remove = useRemoveAccountPicture();
-  const [status, setStatus] = useState<Status>(null);
-  const busy = upload.isPending || remove.isPending;
-
-  function choose(event: ChangeEvent<HTMLInputElement>) {
-    const file = event.target.files?.[0];
-    event.target.value = "";
-    if (!file) return;
-    if (!file.type.startsWith("image/")) return setStatus({ tone: "error", message: t("account.pictureNotImage") });
-    if (file.size > MAX_BYTES) return setStatus({ tone: "error", message: t("account.pictureTooLarge") });
-    setStatus({ tone: "info", message: t("account.pictureUploading") });
-    upload.mutate(file, {
-      onSuccess: () => setStatus({ tone: "success", message: t("account.pictureUpdated") }),
-      onError: (error) => setStatus({ tone: "error", message: rejected(error) ? t("account.pictureRejected") : describeError(error, t) }),
-    });
-  }
-
-  function clear() {
-    remove.mutate(undefined, {
-      onSuccess: () => setStatus({ tone: "success", message: t("account.pictureRemoved") }),
-      onError: (error) => setStatus({ tone: "error", message: describeError(error, t) }),
-    });
-  }
+  const { status, busy, choose, clear } = useImageUpload({
+    upload,
+    remove,
+    maxBytes: MAX_BYTES,
+    describe: (error) => describeError(error, t),
+    messages: {
+      notImage: t("account.pictureNotImage"),
+      tooLarge: t("account.pictureTooLarge"),
+      uploading: t("account.pictureUploading"),
+      updated: t("account.pictureUpdated"),
+      rejected: t("account.pictureRejected"),
+      removed: t("account.pictureRemoved"),
+    },
+  });
 
   return (
     <Card title={t("account.picture")} description={t("account.pictureHelp")}>
@@ -69,4 +60,3 @@ export function AccountPictureForm({ account, locked }: { account: Account; lock
 }
 
 // The contract answers an unusable image with 500 (or 413 past the size limit); 400/415 mean the same here.
-const rejected = (error: unknown) => error instanceof ApiError && [400, 413, 415, 500].includes(error.status);

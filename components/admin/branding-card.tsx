@@ -1,13 +1,13 @@
 "use client";
 
-import { useState, type ChangeEvent, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { Brand, brandStyle } from "@/components/brand";
 import { Button } from "@/components/ui/button";
 import buttonStyles from "@/components/ui/button.module.css";
 import { Card } from "@/components/ui/card";
 import { FormStatus, type Status } from "@/components/ui/form-status";
 import { TextField } from "@/components/ui/text-field";
-import { ApiError } from "@/lib/api-client";
+import { useImageUpload } from "@/components/ui/use-image-upload";
 import { DEFAULT_BRAND_COLOR, readableAccent } from "@/lib/contracts/config";
 import { useT } from "@/lib/i18n/provider";
 import { useRemoveLogo, useUpdateConfig, useUploadLogo, type Config } from "@/lib/queries/admin-config";
@@ -99,28 +99,20 @@ function LogoForm({ logoUrl }: { logoUrl: string | null }) {
   const t = useT();
   const upload = useUploadLogo();
   const remove = useRemoveLogo();
-  const [status, setStatus] = useState<Status>(null);
-  const busy = upload.isPending || remove.isPending;
-
-  function choose(event: ChangeEvent<HTMLInputElement>) {
-    const file = event.target.files?.[0];
-    event.target.value = "";
-    if (!file) return;
-    if (!file.type.startsWith("image/")) return setStatus({ tone: "error", message: t("admin.branding.logoNotImage") });
-    if (file.size > MAX_LOGO_BYTES) return setStatus({ tone: "error", message: t("admin.branding.logoTooLarge") });
-    setStatus({ tone: "info", message: t("admin.branding.logoUploading") });
-    upload.mutate(file, {
-      onSuccess: () => setStatus({ tone: "success", message: t("admin.branding.logoUpdated") }),
-      onError: (error) => setStatus({ tone: "error", message: rejected(error) ? t("admin.branding.logoRejected") : describeAdminError(error, t) }),
-    });
-  }
-
-  function clear() {
-    remove.mutate(undefined, {
-      onSuccess: () => setStatus({ tone: "success", message: t("admin.branding.logoRemoved") }),
-      onError: (error) => setStatus({ tone: "error", message: describeAdminError(error, t) }),
-    });
-  }
+  const { status, busy, choose, clear } = useImageUpload({
+    upload,
+    remove,
+    maxBytes: MAX_LOGO_BYTES,
+    describe: (error) => describeAdminError(error, t),
+    messages: {
+      notImage: t("admin.branding.logoNotImage"),
+      tooLarge: t("admin.branding.logoTooLarge"),
+      uploading: t("admin.branding.logoUploading"),
+      updated: t("admin.branding.logoUpdated"),
+      rejected: t("admin.branding.logoRejected"),
+      removed: t("admin.branding.logoRemoved"),
+    },
+  });
 
   return (
     <div className={card.logo}>
@@ -152,4 +144,3 @@ function LogoForm({ logoUrl }: { logoUrl: string | null }) {
   );
 }
 
-const rejected = (error: unknown) => error instanceof ApiError && [400, 413, 415].includes(error.status);
