@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import nextEnv from "@next/env";
 import next from "next";
 import { downloadById, downloadByToken } from "./lib/server/downloads/serve-download";
+import { accelRedirectPrefix } from "./lib/server/downloads/accel-redirect";
 import { clientAddress, isTrustedProxy, parseTrustedProxies } from "./lib/server/http/client-address";
 import { nodeRoute, type NodeHandler } from "./lib/server/http/node-route";
 import { serveShareZip } from "./lib/server/shares/serve-zip";
@@ -60,6 +61,8 @@ const port = Number(process.env.PORT ?? 3000);
 // Not HOSTNAME: shells set it to the machine's name.
 const host = process.env.HOST || undefined;
 const trusted = parseTrustedProxies(process.env.TRUSTED_PROXIES);
+// A wrong ACCEL_REDIRECT_PREFIX stops the start rather than every download.
+accelRedirectPrefix();
 
 const app = next({ dev: false, dir: process.cwd(), port, hostname: host ?? "localhost" });
 

@@ -22,6 +22,8 @@ export interface BlobStore {
   delete(id: string): Promise<void>;
   /** Absolute path of a blob for stores on local disk (fast paths such as sendfile), else null. */
   localPath(id: string): string | null;
+  /** The same path below the store's root folder (`ab/cd/<id>`), for a web server that serves that folder (X-Accel-Redirect), else null. */
+  relativePath(id: string): string | null;
   /** A folder for work in progress (chunks, tus uploads) on the same filesystem as the blobs. */
   readonly tempDir: string;
   /** Moves a finished temporary file into the store, hashing it on the way if needed. */

@@ -25,6 +25,10 @@ export class LocalBlobStore implements BlobStore {
     return this.pathOf(id);
   }
 
+  relativePath(id: string) {
+    return path.relative(this.root, this.pathOf(id)).split(path.sep).join("/");
+  }
+
   async put(source: Readable | AsyncIterable<Uint8Array>, options: { maxBytes?: number; signal?: AbortSignal; expectedBytes?: number } = {}): Promise<StoredBlob> {
     await fs.mkdir(this.tempDir, { recursive: true });
     const id = randomUUID();

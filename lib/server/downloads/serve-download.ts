@@ -6,6 +6,7 @@ import { appUrl } from "../mail/app-url";
 import { prepareShareDownload } from "../shares/share-download";
 import { sendError, toWebRequest } from "../http/node-route";
 import { authenticate, requestInfo } from "../http/route";
+import { accelRedirect } from "./accel-redirect";
 import { openBlob } from "./send-blob";
 import { prepareDownloadById, prepareDownloadByToken, type DownloadRequest, type PreparedDownload } from "./prepare-download";
 
@@ -35,6 +36,12 @@ function nodeDownloadHandler(prepare: Prepare) {
         info: requestInfo(request),
       };
       prepared = await prepare(await getDb(), request, url, http);
+      const handedOver = accelRedirect(prepared);
+      if (handedOver) {
+        res.writeHead(handedOver.status, handedOver.headers).end();
+        await settle(prepared, true);
+        return;
+      }
       // Opened before the headers go out, so a missing blob is still a clean 404.
       const blob = prepared.body ? await openBlob(prepared.body.blobId, prepared.body.range) : null;
       res.writeHead(prepared.status, prepared.headers);
