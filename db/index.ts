@@ -3,6 +3,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import * as schema from "./schema";
+import type { Sql } from "postgres";
 
 export type Db = PostgresJsDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -48,7 +49,7 @@ async function openPostgres(url: string): Promise<Handle> {
     onnotice: () => {},
     connect_timeout: 5,
   });
-  const db = drizzle({ client, schema });
+  const db = drizzle({ client: preparing(client), schema });
   // Several processes may start together on one database: serialise the migrations.
   const lock = await client.reserve();
   try {
@@ -60,6 +61,41 @@ async function openPostgres(url: string): Promise<Handle> {
   }
   return { db, driver: "postgres", close: () => client.end({ timeout: 5 }) };
 }
+
+/**
+ * Drizzle sends its queries through postgres.js's `unsafe`, unprepared: each one with parameters
+ * then costs two round trips (describe, then execute) and a parse and plan. Prepared, a statement
+ * is described and planned once per connection and then runs in one round trip. Statements that
+ * inline a list of ids (`ARRAY[1,2,3]`, see id-array.ts) stay unprepared: each list would be a
+ * statement of its own, kept until the connection closes.
+ */
+function preparing(client: Sql): Sql {
+  const wrap = (sql: Sql): Sql =>
+    new Proxy(sql, {
+      get(target, property, receiver) {
+        if (property === "unsafe") {
+          return (query: string, args?: unknown[], options: { prepare?: boolean } = {}) =>
+            target.unsafe(query, args as never, { ...options, prepare: options.prepare || !INLINE_IDS.test(query) });
+        }
+        if (property === "begin") {
+          return (...args: unknown[]) => {
+            const fn = args.pop() as (tx: Sql) => unknown;
+            return (target.begin as (...a: unknown[]) => unknown)(...args, (tx: Sql) => fn(wrap(tx)));
+          };
+        }
+        if (property === "savepoint") {
+          return (...args: unknown[]) => {
+            const fn = args.pop() as (tx: Sql) => unknown;
+            return (target as unknown as { savepoint: (...a: unknown[]) => unknown }).savepoint(...args, (tx: Sql) => fn(wrap(tx)));
+          };
+        }
+        return Reflect.get(target, property, receiver);
+      },
+    });
+  return wrap(client);
+}
+
+const INLINE_IDS = /ARRAY\[\d/;
 
 async function openPglite(): Promise<Handle> {
   const { PGlite } = await import("@electric-sql/pglite");
