@@ -5,14 +5,16 @@ import { attempt } from "./util.mjs";
  * goes first on a noisy machine. Each task's figure is the median run by `metric` (the lower
  * middle when even: the conservative one for throughputs), with the largest RSS growth of all
  * its runs and every run's figure in `runs`. A task whose `run` is null is skipped (`skipped`).
+ * `beforeEach` runs before every task (uploads: flush the previous task's writes first).
  */
-export async function inRounds(rounds, tasks) {
+export async function inRounds(rounds, tasks, { beforeEach } = {}) {
   const runs = new Map(tasks.map((t) => [t.key, []]));
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 ? [...tasks].reverse() : tasks;
     for (const task of order) {
       if (!task.run) continue;
       const label = rounds > 1 ? `${task.label} (round ${round + 1}/${rounds})` : task.label;
+      await beforeEach?.();
       runs.get(task.key).push(await attempt(label, task.run));
     }
   }
