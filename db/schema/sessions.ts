@@ -13,6 +13,8 @@ export const sessions = pgTable(
     userAgent: text("user_agent"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }).notNull().defaultNow(),
+    /** OAuth2 access tokens: the granted scopes, space-separated (api.md, "OAuth2"); null for sign-in sessions, which may do anything their user may. */
+    scope: text("scope"),
   },
   (t) => [index("sessions_user_id_idx").on(t.userId)],
 );

@@ -7,6 +7,8 @@ const STATUS = {
   invalid_json: 400,
   unauthorized: 401,
   forbidden: 403,
+  /** An OAuth2 token without the scope of the route's area (api.md, "OAuth2"). */
+  insufficient_scope: 403,
   weak_password: 403,
   not_found: 404,
   link_not_found: 404,

@@ -38,7 +38,7 @@ function sessionLookup(db: DbOrTx) {
  * options ride on the session lookup itself, so the check costs no extra round trip and a change
  * applies to the very next request in every process.
  */
-export async function authenticateToken(db: DbOrTx, token: string, ip: string): Promise<{ user: User; sessionId: number }> {
+export async function authenticateToken(db: DbOrTx, token: string, ip: string): Promise<{ user: User; sessionId: number; scope: string | null }> {
   const [row] = await sessionLookup(db).execute({ tokenHash: hashToken(token) });
   if (!row) throw new AppError("unauthorized", "The token is missing, unknown or expired");
 
@@ -58,7 +58,7 @@ export async function authenticateToken(db: DbOrTx, token: string, ip: string): 
   if (now - row.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
     await db.update(sessions).set({ lastUsedAt: new Date(now) }).where(eq(sessions.id, row.session.id));
   }
-  return { user: row.user, sessionId: row.session.id };
+  return { user: row.user, sessionId: row.session.id, scope: row.session.scope };
 }
 
 /**

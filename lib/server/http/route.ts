@@ -1,9 +1,11 @@
 import type { z } from "zod";
 import { getDb, type Db } from "@/db";
 import { applyAsId, authenticateToken } from "../auth/authenticate";
+import { assertScope } from "../auth/scopes";
 import { readWebSessionToken } from "../auth/web-session";
 import type { Actor, AuthedCtx, Ctx, RequestInfo } from "../context";
 import { AppError, toErrorResponse } from "../errors";
+import { neededScope } from "./api-areas";
 import { webBodySource, type BodySource } from "./body-source";
 import { readJson } from "./read-json";
 import { refuseNul } from "./refuse-nul";
@@ -37,7 +39,10 @@ type Fn<A extends Auth, P, Q, B> = (input: Input<A, P, Q, B>) => Promise<unknown
 export type Endpoint<A extends Auth, P, Q, B> = { spec: Spec<P, Q, B> & { auth?: A }; fn: Fn<A, P, Q, B> };
 
 export type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
-export type Handler = (req: Request, context: RouteContext) => Promise<Response>;
+export type Handler = ((req: Request, context: RouteContext) => Promise<Response>) & {
+  /** What route() was given (auth, zod schemas): read by the OpenAPI document and the route-walking tests. */
+  spec?: Spec<unknown, unknown, unknown> & { auth?: Auth };
+};
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -58,7 +63,7 @@ export function route<A extends Auth = "user", P extends Schema | undefined = un
   spec: Spec<P, Q, B> & { auth?: A },
   fn: Fn<A, P, Q, B>,
 ): Handler {
-  return async (req, context) => {
+  const handler = async (req: Request, context: RouteContext) => {
     const source = webBodySource(req);
     try {
       return await runEndpoint({ spec, fn }, req, await context?.params, source);
@@ -67,6 +72,7 @@ export function route<A extends Auth = "user", P extends Schema | undefined = un
       source.release();
     }
   };
+  return Object.assign(handler, { spec });
 }
 
 /** The steps every request goes through, whichever server received it. */
@@ -116,6 +122,8 @@ export async function authenticate(db: Db, req: Request, auth: Auth): Promise<Ac
   }
   if (cookieToken && !SAFE_METHODS.has(req.method)) assertSameOrigin(req);
   const session = await authenticateToken(db, token, requestInfo(req).ip);
+  // OAuth2 tokens reach only the areas their scopes name (api.md, "OAuth2"), fast paths included.
+  assertScope(session.scope, neededScope(req.method, new URL(req.url).pathname));
   const actor = await applyAsId(db, session, req.headers.get("asid") ?? req.headers.get("as"));
   if (auth === "admin" && actor.user.role !== 3) throw new AppError("forbidden", "Administrators only");
   return actor;
