@@ -852,6 +852,11 @@ export const en = {
   "admin.branding.logoNotImage": "Choose an image file.",
   "admin.branding.logoTooLarge": "The logo must be at most 2 MB.",
   "admin.branding.logoRejected": "This file could not be read as an image.",
+  "apiDocs.title": "Coffre API",
+  "apiDocs.intro": "Every operation of the REST API, generated from the schemas the server validates with. Get a token with POST /api/auth (or an OAuth2 application), choose Authorize, then try any operation.",
+  "apiDocs.document": "The OpenAPI 3.1 document",
+  "apiDocs.loading": "Loading the API description…",
+  "meta.apiDocs": "API documentation",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -852,4 +852,9 @@ export const fr: Messages = {
   "admin.branding.logoNotImage": "Choisissez un fichier image.",
   "admin.branding.logoTooLarge": "Le logo doit faire 2 Mo au plus.",
   "admin.branding.logoRejected": "Ce fichier n’a pas pu être lu comme une image.",
+  "apiDocs.title": "API de Coffre",
+  "apiDocs.intro": "Toutes les opérations de l’API REST, générées à partir des schémas que le serveur applique. Obtenez un jeton avec POST /api/auth (ou une application OAuth2), choisissez Authorize, puis essayez n’importe quelle opération.",
+  "apiDocs.document": "Le document OpenAPI 3.1",
+  "apiDocs.loading": "Chargement de la description de l’API…",
+  "meta.apiDocs": "Documentation de l’API",
 };

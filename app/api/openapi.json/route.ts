@@ -1,0 +1,10 @@
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { openApiDocument } from "@/lib/server/openapi/openapi-document";
+
+export const runtime = "nodejs";
+
+// GET /api/openapi.json (no token): the OpenAPI 3.1 document of this API, from the routes' zod schemas
+export const GET = route({ auth: "none" }, () => openApiDocument());
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });
