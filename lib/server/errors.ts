@@ -36,6 +36,9 @@ const STATUS = {
   pdf_encrypted: 422,
   pdf_damaged: 422,
   level_unsupported: 422,
+  // Workflow instances (api.md, "Workflow instances"): a validator's link once the instance is closed or cancelled.
+  workflow_closed: 410,
+  workflow_cancelled: 410,
   internal_error: 500,
   smtp_failed: 502,
   service_unavailable: 503,
