@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { signatureFields, type SignatureDocumentRow, type SignatureFieldRow } from "@/db/schema";
 import type { AddFieldInput, SignatureFieldResponse } from "@/lib/contracts/signatures";
