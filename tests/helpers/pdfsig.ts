@@ -57,7 +57,7 @@ export async function pdfInfo(bytes: Uint8Array): Promise<Record<string, string>
   return inTempDir(async (dir) => {
     const file = path.join(dir, "file.pdf");
     await writeFile(file, bytes);
-    const { stdout } = await run("pdfinfo", ["-f", "1", "-l", "1000", file]);
+    const { stdout } = await run("pdfinfo", [file]);
     const info: Record<string, string> = {};
     for (const line of stdout.split("\n")) {
       const at = line.indexOf(":");

@@ -40,7 +40,7 @@ export async function createSigningCredentials(now = new Date()): Promise<Create
     { name: "subjectKeyIdentifier" },
   ]);
   ca.sign(caPrivate, forge.md.sha256.create());
-  const caPem = forge.pki.certificateToPem(ca);
+  const caPem = toPem(ca);
   return {
     ca: { certificate: caPem, privateKey: caKeys.privateKey },
     signing: { certificate: issueSigningCertificate(caPem, caKeys.privateKey, signingKeys.publicKey, now), privateKey: signingKeys.privateKey },
@@ -63,7 +63,7 @@ export function issueSigningCertificate(caPem: string, caKey: KeyObject, publicK
     { name: "authorityKeyIdentifier", keyIdentifier: ca.generateSubjectKeyIdentifier().getBytes() },
   ]);
   cert.sign(toForgePrivate(caKey), forge.md.sha256.create());
-  return forge.pki.certificateToPem(cert);
+  return toPem(cert);
 }
 
 export function rsaKeyPair(): Promise<KeyPair> {
@@ -86,5 +86,5 @@ function toForgePrivate(key: KeyObject) {
   return forge.pki.privateKeyFromPem(key.export({ type: "pkcs8", format: "pem" }).toString());
 }
 
-/** DER bytes of a PEM certificate. */
-export const certificateDer = (pem: string) => new Uint8Array(new X509Certificate(pem).raw);
+/** PEM with LF line ends, as node's X509Certificate writes it (forge writes CRLF). */
+const toPem = (cert: forge.pki.Certificate) => new X509Certificate(forge.pki.certificateToPem(cert)).toString();

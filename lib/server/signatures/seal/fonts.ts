@@ -62,6 +62,7 @@ export type TextRun = { font: PDFFont; text: string };
 /** One family embedded in one document: measures and draws strings of any script it covers. */
 export class FontStack {
   private readonly embedded = new Map<string, Promise<PDFFont>>();
+  private readonly faceOf = new Map<number, LoadedFace | null>();
 
   private constructor(
     private readonly doc: PDFDocument,
@@ -82,7 +83,11 @@ export class FontStack {
     const runs: { key: string; text: string }[] = [];
     for (const char of text) {
       const code = char.codePointAt(0) ?? 63;
-      const face = this.faces.find((f) => f.face.hasGlyphForCodePoint(code));
+      let face = this.faceOf.get(code);
+      if (face === undefined) {
+        face = this.faces.find((f) => f.face.hasGlyphForCodePoint(code)) ?? null;
+        this.faceOf.set(code, face);
+      }
       const key = face?.file ?? this.faces[0].file;
       const shown = face ? char : "?";
       const last = runs.at(-1);
@@ -120,15 +125,19 @@ export class FontStack {
         if (line) lines.push(line);
         line = "";
         // A word wider than the line is cut where it overflows.
-        let rest = word;
-        while (rest && (await this.widthOf(rest, size)) > width) {
-          const chars = [...rest];
-          let n = chars.length - 1;
-          while (n > 1 && (await this.widthOf(chars.slice(0, n).join(""), size)) > width) n--;
-          lines.push(chars.slice(0, n).join(""));
-          rest = chars.slice(n).join("");
+        let rest = [...word];
+        while (rest.length > 1 && (await this.widthOf(rest.join(""), size)) > width) {
+          // The longest head that fits (at least one character), found by halving.
+          let [fits, over] = [1, rest.length];
+          while (over - fits > 1) {
+            const mid = (fits + over) >> 1;
+            if ((await this.widthOf(rest.slice(0, mid).join(""), size)) <= width) fits = mid;
+            else over = mid;
+          }
+          lines.push(rest.slice(0, fits).join(""));
+          rest = rest.slice(fits);
         }
-        line = rest;
+        line = rest.join("");
       }
       lines.push(line);
     }

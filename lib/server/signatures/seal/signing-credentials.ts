@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createPrivateKey, hkdfSync, type KeyObject, randomBytes, sign, X509Certificate } from "node:crypto";
+import { createCipheriv, createDecipheriv, createPrivateKey, hkdfSync, type KeyObject, randomBytes, sign, verify, X509Certificate } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { P12Signer, type Signer } from "@libpdf/core";
 import { eq, sql } from "drizzle-orm";
@@ -63,10 +63,30 @@ async function loadP12(file: string, password: string): Promise<SigningCredentia
   const bytes = await readFile(file).catch((error: Error) => {
     throw new Error(`SIGNING_P12: cannot read ${file}: ${error.message}`);
   });
-  const signer = await P12Signer.create(new Uint8Array(bytes), password).catch((error: Error) => {
+  const p12 = await P12Signer.create(new Uint8Array(bytes), password).catch((error: Error) => {
     throw new Error(`SIGNING_P12: cannot open ${file} (wrong SIGNING_P12_PASSWORD?): ${error.message}`);
   });
-  const chain = orderChain(new X509Certificate(signer.certificate), signer.certificateChain.map((der) => new X509Certificate(der)));
+  // P12Signer takes the file's first certificate as the signer's; files do not all put it first,
+  // so the certificate is the one whose public key verifies a signature made with the key.
+  const certificates = [p12.certificate, ...p12.certificateChain].map((der) => new X509Certificate(der));
+  const probe = randomBytes(32);
+  const signature = await p12.sign(new Uint8Array(probe), "SHA-256");
+  const leaf = certificates.find((c) => {
+    try {
+      return verify("sha256", probe, p12.keyType === "EC" ? { key: c.publicKey, dsaEncoding: "der" } : c.publicKey, signature);
+    } catch {
+      return false;
+    }
+  });
+  if (!leaf) throw new Error(`SIGNING_P12: no certificate in ${file} matches its private key`);
+  const chain = orderChain(leaf, certificates);
+  const signer: Signer = {
+    certificate: new Uint8Array(leaf.raw),
+    certificateChain: chain.slice(1).map((c) => new Uint8Array(c.raw)),
+    keyType: p12.keyType,
+    signatureAlgorithm: p12.signatureAlgorithm,
+    sign: (data, algorithm) => p12.sign(data, algorithm),
+  };
   return { signer, chain, caPem: chain.at(-1)!.toString() };
 }
 
