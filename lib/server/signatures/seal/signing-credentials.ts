@@ -44,22 +44,33 @@ export function getSigningCredentials(db: DbOrTx): Promise<SigningCredentials> {
   const p12 = process.env.SIGNING_P12?.trim();
   const source = p12 ? `p12:${p12}` : "database";
   if (memo && memo.source === source && Date.now() < memo.renewAt) return memo.credentials;
-  const credentials = p12 ? loadP12(p12, process.env.SIGNING_P12_PASSWORD ?? "") : loadFromDatabase(db);
+  const loaded = p12 ? loadP12(p12, process.env.SIGNING_P12_PASSWORD ?? "") : loadFromDatabase(db);
+  const credentials = loaded.then((l) => l.credentials);
   const entry = { source, credentials, renewAt: Number.POSITIVE_INFINITY };
   memo = entry;
-  credentials.then(
-    (c) => (entry.renewAt = Date.parse(c.chain[0].validTo) - RENEW_BEFORE_MS),
+  loaded.then(
+    ({ credentials: c, wroteInTransaction }) => {
+      // A row written inside the caller's transaction may yet be rolled back: read it again next time.
+      if (wroteInTransaction) return memo === entry && (memo = undefined);
+      // Looked at again when the certificate nears its end; at most hourly once nothing can renew it.
+      entry.renewAt = Math.max(Date.parse(c.chain[0].validTo) - RENEW_BEFORE_MS, Date.now() + 3_600_000);
+    },
     () => memo === entry && (memo = undefined),
   );
   return credentials;
 }
+
+type Loaded = { credentials: SigningCredentials; wroteInTransaction: boolean };
+
+/** A Drizzle transaction (as opposed to the database handle) has rollback(). */
+const isTransaction = (db: DbOrTx) => typeof (db as { rollback?: unknown }).rollback === "function";
 
 /** Drops the memoised credentials (tests switch between the database and SIGNING_P12). */
 export function forgetSigningCredentials(): void {
   memo = undefined;
 }
 
-async function loadP12(file: string, password: string): Promise<SigningCredentials> {
+async function loadP12(file: string, password: string): Promise<Loaded> {
   const bytes = await readFile(file).catch((error: Error) => {
     throw new Error(`SIGNING_P12: cannot read ${file}: ${error.message}`);
   });
@@ -87,7 +98,7 @@ async function loadP12(file: string, password: string): Promise<SigningCredentia
     signatureAlgorithm: p12.signatureAlgorithm,
     sign: (data, algorithm) => p12.sign(data, algorithm),
   };
-  return { signer, chain, caPem: chain.at(-1)!.toString() };
+  return { credentials: { signer, chain, caPem: chain.at(-1)!.toString() }, wroteInTransaction: false };
 }
 
 /** The signing certificate, then its issuer, then that one's issuer, as far as the file goes. */
@@ -105,10 +116,12 @@ function orderChain(leaf: X509Certificate, others: X509Certificate[]): X509Certi
   return chain;
 }
 
-async function loadFromDatabase(db: DbOrTx): Promise<SigningCredentials> {
+async function loadFromDatabase(db: DbOrTx): Promise<Loaded> {
   const box = await keyBox();
   let stored = await readStored(db);
+  let wrote = false;
   if (!stored) {
+    wrote = true;
     const created = await createSigningCredentials();
     const value: Stored = {
       version: 1,
@@ -122,20 +135,22 @@ async function loadFromDatabase(db: DbOrTx): Promise<SigningCredentials> {
     await db.insert(platformConfig).values({ key: KEY, value }).onConflictDoNothing();
     stored = (await readStored(db))!;
   }
-  if (Date.parse(new X509Certificate(stored.signing_certificate).validTo) - RENEW_BEFORE_MS < Date.now()) {
+  const ends = Date.parse(new X509Certificate(stored.signing_certificate).validTo);
+  const caEnds = Date.parse(new X509Certificate(stored.ca_certificate).validTo);
+  // Renewed near its end, if the CA outlives it (a new certificate never outlives its CA).
+  if (ends - RENEW_BEFORE_MS < Date.now() && caEnds > ends + 86_400_000) {
     stored = await renewSigningCertificate(db, stored, box);
+    wrote = true;
+  } else if (ends < Date.now()) {
+    console.warn(`[coffre] the platform's signing certificate ended on ${new Date(ends).toISOString()} and its CA cannot renew it: seals will not validate. Set SIGNING_P12, or delete platform_config "${KEY}" to make a new CA.`);
   }
   const privateKey = box.open(stored.signing_key, "signing");
   const chain = [new X509Certificate(stored.signing_certificate), new X509Certificate(stored.ca_certificate)];
-  return { signer: keySigner(privateKey, chain), chain, caPem: chain[1].toString() };
+  return { credentials: { signer: keySigner(privateKey, chain), chain, caPem: chain[1].toString() }, wroteInTransaction: wrote && isTransaction(db) };
 }
 
 /** A new key and certificate from the same CA, so seals made after the old one's end stay trusted. */
 async function renewSigningCertificate(db: DbOrTx, stored: Stored, box: KeyBox): Promise<Stored> {
-  const ca = new X509Certificate(stored.ca_certificate);
-  if (Date.parse(ca.validTo) < Date.now()) {
-    throw new Error("The platform's signing CA has expired: provide SIGNING_P12, or delete the signing_credentials row to make a new CA");
-  }
   const keys = await rsaKeyPair();
   const certificate = issueSigningCertificate(stored.ca_certificate, box.open(stored.ca_key, "ca"), keys.publicKey);
   const renewed: Stored = { ...stored, signing_certificate: certificate, signing_key: box.seal(keys.privateKey, "signing") };

@@ -108,6 +108,25 @@ describe("signing credentials in the database", () => {
     expect(samePublicKey(createPublicKey(openKey(after.signing_key, "signing")), renewed.chain[0].publicKey)).toBe(true);
   }, 120_000);
 
+  it("does not keep credentials made inside a transaction that is rolled back", async () => {
+    const db = await getDb();
+    const kept = await signingCaPem(db);
+    forgetSigningCredentials();
+    let madeInside = "";
+    await db
+      .transaction(async (tx) => {
+        await tx.delete(platformConfig).where(eq(platformConfig.key, "signing_credentials"));
+        madeInside = await signingCaPem(tx);
+        tx.rollback();
+      })
+      .catch((error: Error) => expect(error.message).toMatch(/rollback/i));
+    expect(madeInside).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    expect(madeInside).not.toBe(kept);
+    // The next caller reads what the database holds, not what the rolled-back transaction made.
+    expect(await signingCaPem(db)).toBe(kept);
+    expect((await storedRow()).ca_certificate).toBe(kept);
+  }, 120_000);
+
   it("refuses to use a key stored under another server secret", async () => {
     const db = await getDb();
     await signingCaPem(db);
