@@ -40,6 +40,7 @@ const FALLBACK: Record<FontFamily, StandardFonts> = {
 
 type LoadedFace = { file: string; bytes: Uint8Array; face: Face };
 const loaded = new Map<string, Promise<LoadedFace | null>>();
+let warned = false;
 
 function loadFace(file: string): Promise<LoadedFace | null> {
   let face = loaded.get(file);
@@ -73,6 +74,10 @@ export class FontStack {
   static async create(doc: PDFDocument, family: FontFamily): Promise<FontStack> {
     const faces = (await Promise.all(FILES[family].map(loadFace))).filter((f): f is LoadedFace => f !== null);
     if (faces.length > 0) doc.registerFontkit(fontkit);
+    else if (!warned) {
+      warned = true;
+      console.warn("[coffre] @fontsource fonts not found under node_modules: stamps and audit trails fall back to Helvetica (Latin-1 only)");
+    }
     return new FontStack(doc, faces, FALLBACK[family]);
   }
 
