@@ -134,6 +134,7 @@ export const workflowToken = z.string().regex(/^[0-9]{1,10}\.[A-Za-z0-9_-]{43}$/
 export const workflowKey = z.union([workflowToken, z.string().regex(/^[0-9]{1,10}$/).transform(Number).pipe(z.number().int().positive().max(2_147_483_647))]);
 export const workflowKeyParams = z.object({ key: workflowKey });
 export const workflowIdParams = z.object({ key: id });
+export const workflowTokenParams = z.object({ key: workflowToken });
 export const workflowDocumentParams = z.object({ key: workflowKey, fileId: id, type: z.enum(["preview", "download"]) });
 
 /** POST /workflow/instance/(token)/transition; `state` accepts the id or its translation key. */
@@ -207,3 +208,8 @@ export const fileWorkflowResponse = z.object({ id: z.number(), flux: z.number(),
 export type FileWorkflowResponse = z.infer<typeof fileWorkflowResponse>;
 
 export const workflowTokenResponse = z.object({ token: z.string() });
+
+/** GET /workflow/validators?search=: people who may be named internal validators (3 characters at least). */
+export const validatorSearchQuery = z.object({ search: z.string().trim().min(3).max(100) });
+export const validatorCandidate = z.object({ id: z.string(), name: z.string(), email: z.string() });
+export type ValidatorCandidate = z.infer<typeof validatorCandidate>;
