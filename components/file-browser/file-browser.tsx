@@ -144,6 +144,8 @@ export function FileBrowser({ location }: { location: Location }) {
     if (single?.can_share) actions.push("share");
     if (single?.kind === "folder" && single.can_share) actions.push("dropLink");
     if (single?.kind === "file" && single.can_download) actions.push("download");
+    // Signature requests take PDFs the caller may download (api.md, "add a document").
+    if (single?.kind === "file" && single.can_download && previewKind(single) === "pdf") actions.push("requestSignatures");
     if (single && (single.can_write || single.can_edit)) actions.push("rename");
     const canDelete = list.every((i) => i.can_delete);
     if (canDelete) actions.push("move");
@@ -206,6 +208,7 @@ export function FileBrowser({ location }: { location: Location }) {
     else if (action === "download") download(single);
     else if (action === "rename" || action === "share" || action === "dropLink") setDialog({ type: action, item: single });
     else if (action === "move" || action === "copy") setDialog({ type: action, items: list });
+    else if (action === "requestSignatures") router.push(`/signatures/new?file=${single.id}`);
     else remove(list);
   }
 
