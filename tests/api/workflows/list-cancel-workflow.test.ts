@@ -1,7 +1,11 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as previewContentRoute from "@/app/api/preview/[fileId]/content/route";
 import * as oneRoute from "@/app/api/workflow/instance/[key]/route";
 import * as listRoute from "@/app/api/workflow/instances/route";
+import * as validatorsRoute from "@/app/api/workflow/validators/route";
+import { getDb } from "@/db";
+import { users } from "@/db/schema";
 import { workflowInstanceResponse } from "@/lib/contracts/workflows";
 import { createAdmin, createTestUser, latestLog, unique } from "../../helpers/factories";
 import { createFileScene, OPEN_TIMEOUT, openDatabase } from "../../helpers/file-ops-factories";
@@ -105,5 +109,22 @@ describe("POST /workflow/instance/(token)/documents/(fileId)/(type)", () => {
     expectError(await documentToken(instance.id, version.id, "preview", other.token), 404, "not_found");
     expectError(await documentToken(instance.id, version.id, "preview"), 401, "unauthorized");
     expect((await documentToken(instance.id, version.id, "preview", owner.token)).status).toBe(200);
+  });
+});
+
+describe("GET /workflow/validators", () => {
+  it("finds live, active accounts by name or address (3 characters at least, 10 at most), never deleted or inactive ones", async () => {
+    const tag = unique("zq");
+    const found = await createTestUser({ firstname: "Valentina", lastname: `${tag}Ok` });
+    const inactive = await createTestUser({ lastname: `${tag}Off`, active: false });
+    const db = await getDb();
+    const gone = await createTestUser({ lastname: `${tag}Gone` });
+    await db.update(users).set({ deletedAt: new Date() }).where(eq(users.id, gone.id));
+    const res = await call(validatorsRoute.GET, { token: found.token, query: { search: tag } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual([{ id: String(found.id), name: `Valentina ${tag}Ok`, email: found.email }]);
+    expect(res.body.map((u: { id: string }) => u.id)).not.toContain(String(inactive.id));
+    expectError(await call(validatorsRoute.GET, { token: found.token, query: { search: "ab" } }), 400, "invalid_request");
+    await expectAuthRequired(validatorsRoute.GET, { query: { search: tag } });
   });
 });
