@@ -331,3 +331,21 @@ describe("reminders, cancel, results, activities", () => {
     expect(row.status).toBe("ongoing");
   });
 });
+
+describe("every route needs a token", () => {
+  it("answers 401 without one, on every method of every signature route", async () => {
+    const params = p(1, { actorId: 1, documentId: 1, fieldId: 1 });
+    const routes = [listRoute, receivedRoute, templatesRoute, exportRoute, receivedExportRoute, oneRoute, actorsRoute, actorRoute, remindAllRoute, remindOneRoute, activateRoute, cancelRoute, documentRoute, fieldsRoute, fieldRoute, signedRoute, auditRoute, activitiesRoute, activitiesExportRoute];
+    let checked = 0;
+    for (const mod of routes) {
+      for (const method of ["GET", "POST", "PUT", "DELETE"] as const) {
+        const res = await call(mod[method as keyof typeof mod] as never, { method, params, body: method === "GET" || method === "DELETE" ? undefined : {} });
+        if (res.status === 405) continue;
+        expectError(res, 401, "unauthorized");
+        checked++;
+      }
+    }
+    expect(checked).toBe(25);
+  });
+});
+

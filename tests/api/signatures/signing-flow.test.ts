@@ -268,6 +268,16 @@ describe("modes", () => {
     await waitDone(request.id);
   }, 60_000);
 
+  it("parallel signers signing at the same moment still complete the request once", async () => {
+    const emails = [emailOf("c1"), emailOf("c2"), emailOf("c3")];
+    const { owner, request } = await draftWithSigners({ signers: emails, mode: "parallel" });
+    ok(await api.activate(owner, request.id));
+    const tokens = await Promise.all(emails.map(tokenFromMail));
+    const results = await Promise.all(tokens.map((t) => publicSign(t, { signature: { type: "drawn", image: PNG_DATA_URL } })));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    await waitDone(request.id);
+  }, 60_000);
+
   it("mass: one child per signer, the parent done when every child is finished", async () => {
     const emails = [emailOf("m1"), emailOf("m2")];
     const { owner, request } = await draftWithSigners({ signers: emails, mode: "mass" });
