@@ -67,7 +67,7 @@ function fieldValues(fields: SignatureFieldRow[], input: SignInput, hasSignature
 export async function signAsActor(ctx: Ctx, token: string, input: SignInput, base: string): Promise<SignatureActorResponse> {
   // The code is checked outside the transaction, so a wrong try is counted even though the request fails.
   const before = await openSignerOrThrow(ctx.db, token);
-  if (needsCode(before.request, before.actor)) await checkSigningCode(ctx.db, before.actor, input.sms_code);
+  if (needsCode(before.request, before.actor)) await checkSigningCode(ctx.db, before.actor, input.sms_code, ctx.request.ip);
   return ctx.db.transaction(async (tx) => {
     // Locked and checked again: two submissions of one link sign once.
     const { request, actor } = await openSignerOrThrow(tx, token, { forUpdate: true });

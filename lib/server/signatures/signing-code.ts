@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { signatureActors, type SignatureActorRow } from "@/db/schema";
 import type { CodeSentResponse } from "@/lib/contracts/signatures";
+import { assertNotThrottled, clearFailures, recordFailure, type ThrottleScope } from "../auth/throttle";
 import { hashToken } from "../auth/tokens";
 import { getPlatformConfig } from "../config/platform-config";
 import type { Ctx } from "../context";
@@ -50,7 +51,10 @@ export async function sendSigningCode(ctx: Ctx, token: string): Promise<CodeSent
  * Checks a code given with a signature; a wrong one counts a try (committed even though the
  * request fails), and after five the code is dead: a new one must be sent.
  */
-export async function checkSigningCode(db: DbOrTx, actor: SignatureActorRow, code: string | undefined): Promise<void> {
+export async function checkSigningCode(db: DbOrTx, actor: SignatureActorRow, code: string | undefined, ip: string): Promise<void> {
+  // The login throttle as well, keyed per actor and address, as for link codes (links/passcheck.ts).
+  const scope: ThrottleScope = { namespace: "signing-code", subject: String(actor.id), ip };
+  await assertNotThrottled(db, scope);
   if (!code) throw new AppError("invalid_request", "This signature needs the one-time code: send it with POST /sign/(token)/sms, then give sms_code", [{ path: "sms_code", message: "Required" }]);
   if (!actor.codeHash || !actor.codeExpiresAt || actor.codeExpiresAt.getTime() <= Date.now()) {
     throw new AppError("forbidden", "No valid code: ask for a new one");
@@ -60,6 +64,8 @@ export async function checkSigningCode(db: DbOrTx, actor: SignatureActorRow, cod
   const given = Buffer.from(hashCode(actor.id, code));
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
     await db.update(signatureActors).set({ codeTries: sql`${signatureActors.codeTries} + 1` }).where(eq(signatureActors.id, actor.id));
+    await recordFailure(db, scope);
     throw new AppError("forbidden", "Wrong code");
   }
+  await clearFailures(db, scope);
 }

@@ -228,6 +228,18 @@ describe("signing input", () => {
     expect(done.status).toBe("done");
   });
 
+  it("five wrong codes kill the code: even the right one is then refused (429)", async () => {
+    const email = emailOf("brute");
+    const { owner, request } = await draftWithSigners({ signers: [email], level: "advanced_electronic_signature" });
+    ok(await api.activate(owner, request.id));
+    const token = await tokenFromMail(email);
+    ok(await call(smsRoute.POST, { method: "POST", params: { token } }));
+    const code = /is (\d{6})/.exec((await mailTo(email, "%code%"))!.text)![1];
+    const wrong = code === "000000" ? "111111" : "000000";
+    for (let i = 0; i < 5; i++) expect([403, 429]).toContain((await signAll(token, { sms_code: wrong })).status);
+    expectError(await signAll(token, { sms_code: code }), 429, "too_many_requests");
+  });
+
   it("an actor with a phone gets the code by SMS", async () => {
     const email = emailOf("phone");
     const phone = `+3361${Math.floor(Math.random() * 1e7).toString().padStart(7, "0")}`;
