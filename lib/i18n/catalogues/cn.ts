@@ -1032,6 +1032,7 @@ export const cn: Partial<Messages> = {
   "signatures.request.summary": "概要",
   "signatures.request.noExpiry": "永不",
   "signatures.request.everyDays": "每 {days} 天",
+  "signatures.request.reminders": "提醒",
   "signatures.request.noReminders": "无",
   "signatures.request.completed": "完成时间",
   "signatures.request.continue": "继续准备",

@@ -1032,6 +1032,7 @@ export const de: Partial<Messages> = {
   "signatures.request.summary": "Übersicht",
   "signatures.request.noExpiry": "Nie",
   "signatures.request.everyDays": "Alle {days} Tag(e)",
+  "signatures.request.reminders": "Erinnerungen",
   "signatures.request.noReminders": "Keine",
   "signatures.request.completed": "Abgeschlossen",
   "signatures.request.continue": "Vorbereitung fortsetzen",

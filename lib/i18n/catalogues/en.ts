@@ -1017,6 +1017,7 @@ export const en = {
   "signatures.request.summary": "Summary",
   "signatures.request.noExpiry": "Never",
   "signatures.request.everyDays": "Every {days} day(s)",
+  "signatures.request.reminders": "Reminders",
   "signatures.request.noReminders": "None",
   "signatures.request.completed": "Completed",
   "signatures.request.continue": "Continue preparing",

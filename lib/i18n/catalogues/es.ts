@@ -1032,6 +1032,7 @@ export const es: Partial<Messages> = {
   "signatures.request.summary": "Resumen",
   "signatures.request.noExpiry": "Nunca",
   "signatures.request.everyDays": "Cada {days} día(s)",
+  "signatures.request.reminders": "Recordatorios",
   "signatures.request.noReminders": "Ninguno",
   "signatures.request.completed": "Completada",
   "signatures.request.continue": "Seguir preparando",

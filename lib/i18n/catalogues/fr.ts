@@ -1017,6 +1017,7 @@ export const fr: Messages = {
   "signatures.request.summary": "Résumé",
   "signatures.request.noExpiry": "Jamais",
   "signatures.request.everyDays": "Tous les {days} jour(s)",
+  "signatures.request.reminders": "Relances",
   "signatures.request.noReminders": "Aucune",
   "signatures.request.completed": "Terminée le",
   "signatures.request.continue": "Reprendre la préparation",

@@ -1032,6 +1032,7 @@ export const it: Partial<Messages> = {
   "signatures.request.summary": "Riepilogo",
   "signatures.request.noExpiry": "Mai",
   "signatures.request.everyDays": "Ogni {days} giorno/i",
+  "signatures.request.reminders": "Promemoria",
   "signatures.request.noReminders": "Nessuno",
   "signatures.request.completed": "Completata",
   "signatures.request.continue": "Continua la preparazione",

@@ -1032,6 +1032,7 @@ export const pt: Partial<Messages> = {
   "signatures.request.summary": "Resumo",
   "signatures.request.noExpiry": "Nunca",
   "signatures.request.everyDays": "A cada {days} dia(s)",
+  "signatures.request.reminders": "Lembretes",
   "signatures.request.noReminders": "Nenhum",
   "signatures.request.completed": "Concluída",
   "signatures.request.continue": "Continuar preparando",
