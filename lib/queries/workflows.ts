@@ -80,8 +80,9 @@ export function useDecideWorkflow(key: string | number) {
     mutationFn: (input: { state: string; comment?: string }) =>
       api.post<WorkflowInstanceResponse>(`/api/workflow/instance/${encodeURIComponent(String(key))}/transition`, { state: input.state, comment: input.comment || undefined }),
     onSuccess: (instance) => {
+      // A mailed link's page keeps the answer: read again, a link its decision closed is a 410.
       if (typeof key === "string") queryClient.setQueryData(workflowKeys.public(key), instance);
-      return invalidate();
+      else return invalidate();
     },
   });
 }
