@@ -125,6 +125,8 @@ describe("GET /workflow/validators", () => {
     expect(res.body).toEqual([{ id: String(found.id), name: `Valentina ${tag}Ok`, email: found.email }]);
     expect(res.body.map((u: { id: string }) => u.id)).not.toContain(String(inactive.id));
     expectError(await call(validatorsRoute.GET, { token: found.token, query: { search: "ab" } }), 400, "invalid_request");
+    const external = await createTestUser({ role: 1 });
+    expectError(await call(validatorsRoute.GET, { token: external.token, query: { search: tag } }), 403, "forbidden");
     await expectAuthRequired(validatorsRoute.GET, { query: { search: tag } });
   });
 });
