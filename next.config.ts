@@ -3,7 +3,18 @@ import { staticSecurityHeaderRules } from "./lib/server/http/security-headers";
 
 const nextConfig: NextConfig = {
   // pdfjs breaks when bundled; bundling PGlite triples build time (environment.md, traps 5).
-  serverExternalPackages: ["pdfjs-dist", "@electric-sql/pglite", "sharp", "@node-rs/argon2", "postgres"],
+  serverExternalPackages: [
+    "pdfjs-dist",
+    "@electric-sql/pglite",
+    "sharp",
+    "@node-rs/argon2",
+    "postgres",
+    // The seal loads these as Node (and the tests) load them: fontkit's UMD build, libpdf's #src imports.
+    "@libpdf/core",
+    "pdf-lib",
+    "@pdf-lib/fontkit",
+    "node-forge",
+  ],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: false },
   // Static headers (nosniff, no framing of the API); the pages' per-request CSP is set by proxy.ts.

@@ -12,6 +12,7 @@ import { DetailsPanel } from "@/components/file-details/details-panel";
 import { PreviewDialog } from "@/components/file-preview/preview-dialog";
 import { DropLinkDialog } from "@/components/sharing/drop-link-dialog";
 import { ShareDialog } from "@/components/sharing/share-dialog";
+import { WorkflowStartDialog } from "@/components/workflows/workflow-start-dialog";
 import { previewKind } from "@/components/file-preview/preview-kind";
 import {
   downloadUrl,
@@ -41,7 +42,7 @@ import { SearchFilters, type Filters } from "./search-filters";
 import { sortItems } from "./sort-items";
 import { UploadPanel } from "./upload-panel";
 
-type Dialog = { type: "new" } | { type: "rename" | "share" | "dropLink"; item: Item } | { type: "move" | "copy"; items: Item[] } | null;
+type Dialog = { type: "new" } | { type: "rename" | "share" | "dropLink"; item: Item } | { type: "move" | "copy" | "startValidation"; items: Item[] } | null;
 
 /** One folder (or space root): its items, the actions on them, uploads by drop or by picking, and a search with filters. */
 export function FileBrowser({ location }: { location: Location }) {
@@ -144,6 +145,10 @@ export function FileBrowser({ location }: { location: Location }) {
     if (single?.can_share) actions.push("share");
     if (single?.kind === "folder" && single.can_share) actions.push("dropLink");
     if (single?.kind === "file" && single.can_download) actions.push("download");
+    // Signature requests take PDFs the caller may download (api.md, "add a document").
+    if (single?.kind === "file" && single.can_download && previewKind(single) === "pdf") actions.push("requestSignatures");
+    // Workflows: one file is a flux 1 validation, several files one flux 4 validation (api.md).
+    if (list.length <= 50 && list.every((i) => i.kind === "file" && i.can_download)) actions.push("startValidation");
     if (single && (single.can_write || single.can_edit)) actions.push("rename");
     const canDelete = list.every((i) => i.can_delete);
     if (canDelete) actions.push("move");
@@ -206,6 +211,8 @@ export function FileBrowser({ location }: { location: Location }) {
     else if (action === "download") download(single);
     else if (action === "rename" || action === "share" || action === "dropLink") setDialog({ type: action, item: single });
     else if (action === "move" || action === "copy") setDialog({ type: action, items: list });
+    else if (action === "requestSignatures") router.push(`/signatures/new?file=${single.id}`);
+    else if (action === "startValidation") setDialog({ type: "startValidation", items: list });
     else remove(list);
   }
 
@@ -352,6 +359,7 @@ export function FileBrowser({ location }: { location: Location }) {
       )}
       {dialog?.type === "share" && <ShareDialog item={dialog.item} onClose={() => setDialog(null)} />}
       {dialog?.type === "dropLink" && <DropLinkDialog folder={dialog.item} onClose={() => setDialog(null)} />}
+      {dialog?.type === "startValidation" && <WorkflowStartDialog files={dialog.items} onClose={() => setDialog(null)} />}
       {(dialog?.type === "move" || dialog?.type === "copy") && (
         <ItemsMoveDialog
           items={dialog.items}

@@ -83,6 +83,8 @@ const LINKS = [
   { href: "/files/company", label: "nav.company", internal: true, icon: "M4 21V5l8-2v18M12 9h8v12M8 8v.01M8 12v.01M8 16v.01M16 13v.01M16 17v.01M3 21h18", match: (p: string) => p === "/files/company" },
   { href: "/files/shared", label: "nav.shared", icon: "M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zm-7 10a7 7 0 0 1 14 0M16 3.5a4 4 0 0 1 0 7.5M22 21a7 7 0 0 0-4-6.3", match: (p: string) => p === "/files/shared" },
   { href: "/links", label: "nav.links", icon: "M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1", match: (p: string) => p === "/links" },
+  { href: "/signatures", label: "nav.signatures", icon: "M4 20h4L19 9l-4-4L4 16zM14 6l4 4M13 20h7", match: (p: string) => p === "/signatures" || p.startsWith("/signatures/") },
+  { href: "/workflows", label: "nav.workflows", icon: "M9 11l3 3 8-8M20 12v7a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h11", match: (p: string) => p === "/workflows" },
   { href: "/recent", label: "nav.recent", icon: "M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zm0-13v5l3 2", match: (p: string) => p === "/recent" },
   { href: "/trash", label: "nav.trash", icon: "M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3", match: (p: string) => p === "/trash" },
   { href: "/account", label: "nav.account", icon: "M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zm-8 9a8 8 0 0 1 16 0", match: (p: string) => p === "/account" },

@@ -16,3 +16,5 @@ export * from "./options";
 export * from "./derivatives";
 export * from "./shares";
 export * from "./stats";
+export * from "./signatures";
+export * from "./workflows";

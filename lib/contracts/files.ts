@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { flag, id, paging } from "@/lib/server/http/schemas";
 import { lockResponse } from "./locks";
+import { fileWorkflowResponse } from "./workflows";
 
 /** A file name as sent; the services apply the name rules (400 invalid_name). */
 const fileName = z.string().max(1024);
@@ -73,5 +74,7 @@ export const fileResponse = z.object({
   /** Full mode, when a thumbnail exists or is being made: a signed token for GET /mixer/(id)?token=. */
   thumb_token: z.string().optional(),
   file_type: z.enum(["image", "document", "video"]).optional(),
+  /** Full mode, while a workflow instance holds the file (api.md, "Workflow instances"). */
+  workflow: fileWorkflowResponse.optional(),
 });
 export type FileResponse = z.infer<typeof fileResponse>;

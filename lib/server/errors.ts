@@ -27,6 +27,20 @@ const STATUS = {
   range_not_satisfiable: 416,
   locked: 423,
   too_many_requests: 429,
+  // Signatures (api.md, "Signature requests"): an illegal move of a request's state machine.
+  signature_state: 409,
+  // A signing link whose request ended: used, expired, cancelled, refused.
+  signing_done: 410,
+  signing_expired: 410,
+  signing_cancelled: 410,
+  signing_refused: 410,
+  // A PDF that cannot be signed, and a level the built-in signer does not offer.
+  pdf_encrypted: 422,
+  pdf_damaged: 422,
+  level_unsupported: 422,
+  // Workflow instances (api.md, "Workflow instances"): a validator's link once the instance is closed or cancelled.
+  workflow_closed: 410,
+  workflow_cancelled: 410,
   internal_error: 500,
   smtp_failed: 502,
   service_unavailable: 503,

@@ -9,6 +9,7 @@ import { loadThumbnails, type ThumbnailFields } from "../previews/thumbnail-fiel
 import { resolveRights } from "../rights/resolve-rights";
 import { fileCans, type Rights } from "../rights/rights";
 import { loadOwnerNames } from "../users/owner-names";
+import { loadFileWorkflows } from "../workflows/file-workflows";
 
 export type FileItem = { file: FileRow; version: FileVersion; folder: Pick<Folder, "id" | "path"> };
 export type FileJson = Record<string, unknown> & { id: number; guid: string; name: string; parent_id: number; hash: string; size: number };
@@ -30,13 +31,14 @@ export async function presentFiles(
   const nameIds = [...items.map((i) => i.version.creatorId), ...[...locks.values()].map((l) => l.ownerId)];
   const names = await loadOwnerNames(ctx.db, nameIds);
   const full = mode === "full";
-  const [versionCounts, annotationCounts, thumbnails] = full
+  const [versionCounts, annotationCounts, thumbnails, workflows] = full
     ? await Promise.all([
         countVersions(ctx, items.map((i) => i.file.id)),
         countAnnotations(ctx.db, userId, "file", items.map((i) => i.file.id)),
         loadThumbnails(ctx.db, userId, items.map((i) => ({ versionId: i.version.id, mime: i.version.mime, name: i.file.name }))),
+        loadFileWorkflows(ctx.db, items.map((i) => i.file.id)),
       ])
-    : [new Map<number, number>(), new Map<number, AnnotationCounts>(), new Map<number, ThumbnailFields>()];
+    : [new Map<number, number>(), new Map<number, AnnotationCounts>(), new Map<number, ThumbnailFields>(), new Map()];
 
   return items.map(({ file, version, folder }) => {
     const lock = locks.get(file.id);
@@ -61,6 +63,9 @@ export async function presentFiles(
       json.path = `/${[...folder.path, folder.id].join("/")}`;
       json.mime = version.mime;
       Object.assign(json, thumbnails.get(version.id));
+      // api.md: while a workflow instance holds the file.
+      const workflow = workflows.get(file.id);
+      if (workflow) json.workflow = workflow;
     }
     if (options.meta && version.meta) json.meta = version.meta;
     return json;

@@ -13,6 +13,8 @@ const HANDLERS: Record<string, () => Promise<JobHandler>> = {
   "previews.make": async () => (await import("../previews/make-preview")).makePreviewJob,
   "texts.extract": async () => (await import("../texts/extract-text")).extractTextJob,
   "stats.sample": async () => (await import("../stats/sample-stats")).sampleStatsJob,
+  "signatures.complete": async () => (await import("../signatures/complete-signature-request")).completeSignatureJob,
+  "signatures.tick": async () => (await import("../signatures/signatures-tick")).signaturesTickJob,
 };
 
 export async function handlerFor(kind: string): Promise<JobHandler | undefined> {

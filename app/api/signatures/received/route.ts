@@ -1,0 +1,12 @@
+import { listSignaturesQuery } from "@/lib/contracts/signatures";
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { appUrl } from "@/lib/server/mail/app-url";
+import { listSignatureRequests } from "@/lib/server/signatures/list-signature-requests";
+
+export const runtime = "nodejs";
+
+// GET /api/signatures/received: requests where I am an actor (by user id), never drafts
+export const GET = route({ query: listSignaturesQuery }, ({ ctx, query, req }) => listSignatureRequests(ctx, "received", query, appUrl(req)));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

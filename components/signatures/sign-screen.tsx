@@ -1,0 +1,461 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { LocalTime } from "@/components/local-time";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { FormStatus, type Status } from "@/components/ui/form-status";
+import { TextField } from "@/components/ui/text-field";
+import { ApiError } from "@/lib/api-client";
+import { useT } from "@/lib/i18n/provider";
+import type { Translate } from "@/lib/i18n/translate";
+import { signing, signingDocumentUrl, signingQuery, type PublicSigningResponse, type SignatureCapture, type SignatureFieldResponse } from "@/lib/queries/signatures";
+import publicStyles from "../public-links/public.module.css";
+import { closedSigningMessage } from "./describe-error";
+import { fieldBox, PdfPage, useAvailableWidth, usePdfDocument } from "./pdf-page";
+import { SignaturePadDialog, SignaturePreview } from "./signature-pad";
+import styles from "./signatures.module.css";
+
+type Values = Record<number, string | boolean>;
+type Outcome = "signed" | "approved" | "refused";
+type SigningDocument = PublicSigningResponse["documents"][number];
+
+/** The widest a page is drawn, in CSS pixels. */
+const MAX_PAGE_WIDTH = 860;
+
+/**
+ * The page a signing link opens, without an account: the documents drawn with pdf.js, the
+ * signer led from field to field ("Next field"), a signature drawn or typed, the one-time code
+ * when the request asks for one, then Sign (or Approve), or Refuse with a reason.
+ */
+export function SignScreen({ token }: { token: string }) {
+  const t = useT();
+  const session = useQuery(signingQuery(token));
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+
+  if (outcome) return <Finished outcome={outcome} owner={session.data?.signature.owner ?? ""} />;
+  if (session.isPending) return <p className={publicStyles.muted}>{t("common.loading")}</p>;
+  if (session.isError || !session.data)
+    return (
+      <div className={publicStyles.stack}>
+        <h1 className={publicStyles.title}>{t("sign.closed.title")}</h1>
+        <FormStatus status={{ tone: "error", message: t(closedSigningMessage(session.error)) }} banner />
+      </div>
+    );
+  return <Signing token={token} data={session.data} onFinished={setOutcome} />;
+}
+
+/** What the signer sees once done; the heading takes the focus so screen readers announce it. */
+function Finished({ outcome, owner }: { outcome: Outcome; owner: string }) {
+  const t = useT();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <div className={publicStyles.stack} data-testid="sign-finished">
+      <h1 className={publicStyles.title} ref={heading} tabIndex={-1}>
+        {t(outcome === "refused" ? "sign.done.refusedTitle" : outcome === "approved" ? "sign.done.approvedTitle" : "sign.done.signedTitle")}
+      </h1>
+      <p>{t(outcome === "refused" ? "sign.done.refusedText" : "sign.done.signedText", { owner })}</p>
+    </div>
+  );
+}
+
+/** The fields in reading order: document by document, page by page, top to bottom, left to right. */
+function readingOrder(documents: SigningDocument[]): SignatureFieldResponse[] {
+  return documents.flatMap((d) => [...d.fields].sort((a, b) => a.page - b.page || b.y + b.height - (a.y + a.height) || a.x - b.x));
+}
+
+function isFilled(field: SignatureFieldResponse, values: Values, signature: SignatureCapture | null) {
+  if (field.type === "signature") return signature !== null;
+  const value = values[field.id];
+  if (field.type === "checkbox") return value === true;
+  return typeof value === "string" && value.trim() !== "";
+}
+
+function Signing({ token, data, onFinished }: { token: string; data: PublicSigningResponse; onFinished: (outcome: Outcome) => void }) {
+  const t = useT();
+  const isApprover = data.actor.type === "approver";
+  const fields = useMemo(() => readingOrder(data.documents), [data.documents]);
+  const [values, setValues] = useState<Values>(() => Object.fromEntries(fields.filter((f) => f.type === "text" && f.default_value).map((f) => [f.id, f.default_value!])));
+  const [signature, setSignature] = useState<SignatureCapture | null>(null);
+  const [padOpen, setPadOpen] = useState(false);
+  const [codeOpen, setCodeOpen] = useState(false);
+  const [refuseOpen, setRefuseOpen] = useState(false);
+  const [status, setStatus] = useState<Status>(null);
+  const [pending, setPending] = useState(false);
+  const [current, setCurrent] = useState<number | null>(null);
+  const [invalid, setInvalid] = useState<Set<number>>(new Set());
+  const pages = useRef<HTMLDivElement>(null);
+  const name = `${data.actor.first_name} ${data.actor.last_name}`.trim();
+
+  const required = fields.filter((f) => f.type === "signature" || !f.optional);
+  const filledCount = required.filter((f) => isFilled(f, values, signature)).length;
+
+  function focusField(field: SignatureFieldResponse) {
+    setCurrent(field.id);
+    const element = pages.current?.querySelector<HTMLElement>(`[data-sign-field="${field.id}"]`);
+    element?.scrollIntoView({ block: "center", behavior: "smooth" });
+    element?.focus({ preventScroll: true });
+  }
+
+  /** The next field to fill after the current one (wrapping), required ones first. */
+  function nextField() {
+    const start = current === null ? -1 : fields.findIndex((f) => f.id === current);
+    const after = [...fields.slice(start + 1), ...fields.slice(0, start + 1)];
+    const target = after.find((f) => (f.type === "signature" || !f.optional) && !isFilled(f, values, signature)) ?? after.find((f) => !isFilled(f, values, signature)) ?? after[0];
+    if (target) focusField(target);
+  }
+
+  function missingFields() {
+    return required.filter((f) => !isFilled(f, values, signature));
+  }
+
+  function submit(code?: string) {
+    if (!isApprover) {
+      const missing = missingFields();
+      setInvalid(new Set(missing.map((f) => f.id)));
+      if (missing.length > 0) {
+        setStatus({ tone: "error", message: t("sign.missing", { count: missing.length }) });
+        focusField(missing[0]);
+        return;
+      }
+    }
+    if (data.actor.code_required && !code) {
+      setCodeOpen(true);
+      return;
+    }
+    void send(code);
+  }
+
+  async function send(code?: string) {
+    setPending(true);
+    setStatus(null);
+    try {
+      if (isApprover) await signing.approve(token, code);
+      else
+        await signing.sign(token, {
+          fields: fields.filter((f) => f.type !== "signature").map((f) => ({ id: f.id, value: f.type === "checkbox" ? values[f.id] === true : String(values[f.id] ?? "") })),
+          signature: signature!,
+          ...(code ? { sms_code: code } : {}),
+        });
+      setCodeOpen(false);
+      onFinished(isApprover ? "approved" : "signed");
+    } catch (error) {
+      // A wrong or missing code is said in the code dialog; anything else on the page.
+      if (codeOpen && error instanceof ApiError && (error.status === 403 || error.status === 429 || error.fields.includes("sms_code"))) throw error;
+      setCodeOpen(false);
+      setStatus({ tone: "error", message: describeSigningError(error, t) });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <div className={publicStyles.stack}>
+      <h1 className={publicStyles.title}>{data.signature.name}</h1>
+      <p className={publicStyles.muted}>
+        {t(isApprover ? "sign.introApprove" : "sign.intro", { owner: data.signature.owner, name })}
+        {data.signature.expiration_date && (
+          <>
+            {" "}
+            {t("sign.until")} <LocalTime iso={data.signature.expiration_date} />
+          </>
+        )}
+      </p>
+      {!isApprover && (
+        <p className={styles.progressLine} aria-live="polite" data-testid="sign-progress">
+          {t("sign.progress", { done: filledCount, total: required.length })}
+        </p>
+      )}
+
+      <div ref={pages} className={styles.signDocuments}>
+        {data.documents.map((document) => (
+          <SigningDocumentView
+            key={document.id}
+            token={token}
+            document={document}
+            values={values}
+            signature={signature}
+            current={current}
+            invalid={invalid}
+            onValue={(field, value) => {
+              setValues((v) => ({ ...v, [field.id]: value }));
+              setInvalid((s) => {
+                const next = new Set(s);
+                next.delete(field.id);
+                return next;
+              });
+            }}
+            onSignatureField={(field) => {
+              setCurrent(field.id);
+              setPadOpen(true);
+            }}
+            onFocusField={setCurrent}
+          />
+        ))}
+      </div>
+
+      <div className={styles.signBar} role="region" aria-label={t("sign.actions")}>
+        <FormStatus status={status} banner />
+        <div className={styles.actions}>
+          {!isApprover && fields.length > 0 && (
+            <Button variant="secondary" onClick={nextField} data-testid="next-field">
+              {t("sign.nextField")}
+            </Button>
+          )}
+          {!isApprover && (
+            <Button variant="secondary" onClick={() => setPadOpen(true)}>
+              {signature ? t("sign.changeSignature") : t("sign.createSignature")}
+            </Button>
+          )}
+          <Button onClick={() => submit()} disabled={pending} data-testid="sign-submit">
+            {pending ? t("sign.sending") : t(isApprover ? "sign.approve" : "sign.sign")}
+          </Button>
+          <Button variant="ghost" onClick={() => setRefuseOpen(true)} disabled={pending}>
+            {t("sign.refuse")}
+          </Button>
+        </div>
+        <p className={styles.hint}>{t(isApprover ? "sign.legalApprove" : "sign.legal")}</p>
+      </div>
+
+      {padOpen && (
+        <SignaturePadDialog
+          initial={signature}
+          defaultName={name}
+          onClose={() => setPadOpen(false)}
+          onDone={(capture) => {
+            setSignature(capture);
+            setPadOpen(false);
+            setInvalid((s) => new Set([...s].filter((id) => fields.find((f) => f.id === id)?.type !== "signature")));
+            setStatus({ tone: "success", message: t("sign.signatureReady") });
+          }}
+        />
+      )}
+      {codeOpen && data.actor.code_channel && (
+        <CodeDialog token={token} channel={data.actor.code_channel} destination={data.actor.code_destination ?? ""} pending={pending} onSubmit={(code) => send(code)} onClose={() => setCodeOpen(false)} />
+      )}
+      {refuseOpen && <RefuseDialog token={token} onDone={() => onFinished("refused")} onClose={() => setRefuseOpen(false)} />}
+    </div>
+  );
+}
+
+function describeSigningError(error: unknown, t: Translate): string {
+  if (!(error instanceof ApiError)) return t("error.generic");
+  if (error.status === 0) return t("error.network");
+  if (error.status === 410 || error.status === 404) return t(closedSigningMessage(error));
+  if (error.status === 429) return t("error.tooMany", { seconds: error.retryAfter ?? 60 });
+  return error.message || t("error.generic");
+}
+
+type DocumentProps = {
+  token: string;
+  document: SigningDocument;
+  values: Values;
+  signature: SignatureCapture | null;
+  current: number | null;
+  invalid: Set<number>;
+  onValue: (field: SignatureFieldResponse, value: string | boolean) => void;
+  onSignatureField: (field: SignatureFieldResponse) => void;
+  onFocusField: (id: number) => void;
+};
+
+/** One document, every page, with this signer's fields over them as real controls. */
+function SigningDocumentView({ token, document, values, signature, current, invalid, onValue, onSignatureField, onFocusField }: DocumentProps) {
+  const t = useT();
+  const { doc, failed } = usePdfDocument(signingDocumentUrl(token, document.id));
+  const [measure, available] = useAvailableWidth<HTMLDivElement>();
+  return (
+    <section className={styles.signDocument} aria-label={document.name} ref={measure}>
+      <div className={styles.signDocumentHead}>
+        <h2 className={styles.smallHeading}>{document.name}</h2>
+        <a href={signingDocumentUrl(token, document.id)} download={document.name} className={styles.smallLink}>
+          {t("sign.download")}
+        </a>
+      </div>
+      {failed && <p role="alert">{t("preview.failed")}</p>}
+      {available > 0 &&
+        document.pages.map((size, index) => {
+          const number = index + 1;
+          const scale = Math.min(available, MAX_PAGE_WIDTH) / size.width;
+          return (
+            <PdfPage key={number} doc={doc} number={number} size={size} scale={scale} label={t("preview.pageLabel", { name: document.name, page: number })}>
+              {document.fields
+                .filter((f) => f.page === number)
+                .map((field) => (
+                  <FieldControl
+                    key={field.id}
+                    field={field}
+                    box={fieldBox(field, size.height, scale)}
+                    value={values[field.id]}
+                    signature={signature}
+                    isCurrent={current === field.id}
+                    isInvalid={invalid.has(field.id)}
+                    onValue={(value) => onValue(field, value)}
+                    onSignature={() => onSignatureField(field)}
+                    onFocus={() => onFocusField(field.id)}
+                  />
+                ))}
+            </PdfPage>
+          );
+        })}
+    </section>
+  );
+}
+
+type FieldProps = {
+  field: SignatureFieldResponse;
+  box: { left: number; top: number; width: number; height: number };
+  value: string | boolean | undefined;
+  signature: SignatureCapture | null;
+  isCurrent: boolean;
+  isInvalid: boolean;
+  onValue: (value: string | boolean) => void;
+  onSignature: () => void;
+  onFocus: () => void;
+};
+
+function FieldControl({ field, box, value, signature, isCurrent, isInvalid, onValue, onSignature, onFocus }: FieldProps) {
+  const t = useT();
+  const classes = [styles.signField, isCurrent && styles.signFieldCurrent, isInvalid && styles.signFieldInvalid].filter(Boolean).join(" ");
+  const common = { "data-sign-field": field.id, onFocus, "aria-invalid": isInvalid || undefined } as const;
+  const page = { page: field.page };
+  if (field.type === "signature")
+    return (
+      <button type="button" className={`${classes} ${styles.signFieldSignature}`} style={box} onClick={onSignature} aria-label={signature ? t("sign.field.signatureDone", page) : t("sign.field.signature", page)} data-testid="sign-field-signature" {...common}>
+        {signature ? <SignaturePreview capture={signature} className={styles.signatureInField} /> : <span className={styles.signHere}>{t("sign.field.signHere")}</span>}
+      </button>
+    );
+  if (field.type === "checkbox") {
+    const label = field.question || t(field.optional ? "sign.field.checkboxOptional" : "sign.field.checkbox", page);
+    return (
+      <span className={classes} style={box}>
+        <input type="checkbox" className={styles.signCheckbox} checked={value === true} onChange={(e) => onValue(e.target.checked)} aria-label={label} title={label} data-testid="sign-field-checkbox" {...common} />
+      </span>
+    );
+  }
+  const label = field.question || t(field.optional ? "sign.field.textOptional" : "sign.field.text", page);
+  return (
+    <input
+      type="text"
+      className={`${classes} ${styles.signText}`}
+      style={{ ...box, fontSize: Math.max(10, Math.min(16, box.height * 0.6)) }}
+      value={typeof value === "string" ? value : ""}
+      maxLength={field.max_length ?? 1000}
+      onChange={(e) => onValue(e.target.value)}
+      aria-label={label}
+      placeholder={field.question ?? ""}
+      title={label}
+      data-testid="sign-field-text"
+      {...common}
+    />
+  );
+}
+
+/** The one-time code step: sent by text message (or mail), then typed, then the signature is sent with it. */
+function CodeDialog({ token, channel, destination, pending, onSubmit, onClose }: { token: string; channel: "sms" | "email"; destination: string; pending: boolean; onSubmit: (code: string) => Promise<void>; onClose: () => void }) {
+  const t = useT();
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [code, setCode] = useState("");
+  const [status, setStatus] = useState<Status>(null);
+  const [sending, setSending] = useState(false);
+
+  async function sendCode() {
+    setSending(true);
+    try {
+      const sent = await signing.sendCode(token);
+      setSentTo(sent.destination);
+      setStatus({ tone: "info", message: t(sent.channel === "sms" ? "sign.code.sentSms" : "sign.code.sentEmail", { destination: sent.destination }) });
+    } catch (error) {
+      setStatus({ tone: "error", message: error instanceof ApiError && error.status === 429 ? t("error.tooMany", { seconds: error.retryAfter ?? 60 }) : describeSigningError(error, t) });
+    } finally {
+      setSending(false);
+    }
+  }
+
+  function submit() {
+    const clean = code.replace(/\s/g, "");
+    if (!/^\d{6}$/.test(clean)) return setStatus({ tone: "error", message: t("sign.code.format") });
+    onSubmit(clean).catch((error: unknown) => {
+      const wrong = error instanceof ApiError && error.status === 403;
+      setStatus({ tone: "error", message: wrong ? t("sign.code.wrong") : error instanceof ApiError && error.status === 429 ? t("sign.code.tooMany") : describeSigningError(error, t) });
+    });
+  }
+
+  return (
+    <Dialog
+      title={t("sign.code.title")}
+      closeLabel={t("common.close")}
+      onClose={onClose}
+      onSubmit={submit}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            {t("common.cancel")}
+          </Button>
+          <Button type="submit" disabled={pending || !sentTo}>
+            {t("sign.code.confirm")}
+          </Button>
+        </>
+      }
+    >
+      <div className={publicStyles.form}>
+        <p>{t(channel === "sms" ? "sign.code.introSms" : "sign.code.introEmail", { destination })}</p>
+        <Button variant="secondary" onClick={sendCode} disabled={sending} data-autofocus>
+          {sentTo ? t("public.resendCode") : t("public.sendCode")}
+        </Button>
+        <TextField label={t("sign.code.label")} value={code} onChange={(e) => setCode(e.target.value)} inputMode="numeric" autoComplete="one-time-code" maxLength={7} />
+        <FormStatus status={status} />
+      </div>
+    </Dialog>
+  );
+}
+
+function RefuseDialog({ token, onDone, onClose }: { token: string; onDone: () => void; onClose: () => void }) {
+  const t = useT();
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function submit(event?: FormEvent) {
+    event?.preventDefault();
+    if (!reason.trim()) return setError(t("sign.refuseDialog.reasonRequired"));
+    setPending(true);
+    try {
+      await signing.refuse(token, reason.trim());
+      onDone();
+    } catch (e) {
+      setError(describeSigningError(e, t));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <Dialog
+      title={t("sign.refuseDialog.title")}
+      closeLabel={t("common.close")}
+      onClose={onClose}
+      onSubmit={() => void submit()}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} data-autofocus>
+            {t("common.cancel")}
+          </Button>
+          <Button type="submit" variant="danger" disabled={pending}>
+            {t("sign.refuseDialog.confirm")}
+          </Button>
+        </>
+      }
+    >
+      <div className={publicStyles.form}>
+        <p>{t("sign.refuseDialog.text")}</p>
+        <label className={styles.textareaField}>
+          <span className={styles.textareaLabel}>{t("sign.refuseDialog.reason")}</span>
+          <textarea className={styles.textarea} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={2000} rows={4} aria-invalid={error ? true : undefined} />
+        </label>
+        <FormStatus status={error ? { tone: "error", message: error } : null} />
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,110 @@
+import { and, eq } from "drizzle-orm";
+import { signatureActors, signatureDocuments, signatureFields, type SignatureActorRow, type SignatureFieldRow } from "@/db/schema";
+import { MAX_SIGNATURE_PNG_BYTES, MAX_TYPED_SIGNATURE, type SignatureActorResponse, type SignInput } from "@/lib/contracts/signatures";
+import type { Ctx } from "../context";
+import { AppError } from "../errors";
+import { advanceRequest } from "./notify-actors";
+import { presentActor } from "./present-signatures";
+import { recordActivity } from "./record-activity";
+import { checkSigningCode } from "./signing-code";
+import { needsCode, openSignerOrThrow } from "./signer-access";
+
+const bad = (path: string, message: string) => new AppError("invalid_request", `Invalid request: ${path}: ${message}`, [{ path, message }]);
+const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/;
+const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+function cleanText(value: string, path: string, max: number): string {
+  if (CONTROL.test(value) || value.includes("\u0000")) throw bad(path, "Control characters are not allowed");
+  if (BIDI.test(value)) throw bad(path, "Bidirectional control characters are not allowed");
+  const text = value.trim();
+  if ([...text].length > max) throw bad(path, `At most ${max} characters`);
+  return text;
+}
+
+/** A drawn signature: a PNG data URL, PNG magic, at most 512 KiB once decoded. Returns the data URL as stored. */
+export function checkDrawnImage(image: string | undefined): string {
+  const match = /^data:image\/png;base64,([A-Za-z0-9+/]+={0,2})$/.exec(image ?? "");
+  if (!match) throw bad("signature.image", "Expected a PNG data URL (data:image/png;base64,...)");
+  const bytes = Buffer.from(match[1], "base64");
+  if (bytes.length > MAX_SIGNATURE_PNG_BYTES) throw bad("signature.image", `The image is larger than ${MAX_SIGNATURE_PNG_BYTES / 1024} KiB`);
+  if (bytes.length < 16 || !bytes.subarray(0, 8).equals(PNG_MAGIC)) throw bad("signature.image", "Not a PNG image");
+  return `data:image/png;base64,${match[1]}`;
+}
+
+type FieldValue = { id: number; value: string };
+
+/** Every field of this actor gets a value or is optional; anything else in the body is refused. */
+function fieldValues(fields: SignatureFieldRow[], input: SignInput, hasSignature: boolean): FieldValue[] {
+  const given = new Map(input.fields.map((f) => [f.id, f.value]));
+  for (const id of given.keys()) if (!fields.some((f) => f.id === id)) throw bad(`fields.${id}`, "Not one of your fields");
+  const out: FieldValue[] = [];
+  for (const f of fields) {
+    const raw = given.get(f.id);
+    const label = f.question ? `${f.type} field ${f.id} (${f.question})` : `${f.type} field ${f.id}`;
+    if (f.type === "signature") {
+      if (!hasSignature) throw bad(`fields.${f.id}`, `The ${label} on page ${f.page} needs your signature`);
+      out.push({ id: f.id, value: "signed" });
+    } else if (f.type === "checkbox") {
+      const checked = raw === true || raw === "true" || raw === 1 || raw === "1" || raw === "on";
+      if (!checked && !f.optional) throw bad(`fields.${f.id}`, `The required ${label} on page ${f.page} must be checked`);
+      out.push({ id: f.id, value: checked ? "true" : "false" });
+    } else {
+      const text = raw === undefined || raw === null ? (f.defaultValue ?? "") : cleanText(String(raw), `fields.${f.id}`, f.maxLength ?? 1000);
+      if (!text && !f.optional) throw bad(`fields.${f.id}`, `The required ${label} on page ${f.page} is empty`);
+      out.push({ id: f.id, value: text });
+    }
+  }
+  return out;
+}
+
+/**
+ * POST /sign/(token) (api.md): a signer signs (`fields` and `signature`), an approver approves
+ * (`approve: true`). Every required field of this actor must be filled (400 naming it); the
+ * one-time code is checked when asked for. The actor becomes `done` and the link dies (410
+ * signing_done); then the next actor is told, or the completion job is queued.
+ */
+export async function signAsActor(ctx: Ctx, token: string, input: SignInput, base: string): Promise<SignatureActorResponse> {
+  // The code is checked outside the transaction, so a wrong try is counted even though the request fails.
+  const before = await openSignerOrThrow(ctx.db, token);
+  if (needsCode(before.request, before.actor)) await checkSigningCode(ctx.db, before.actor, input.sms_code, ctx.request.ip);
+  return ctx.db.transaction(async (tx) => {
+    // Locked and checked again: two submissions of one link sign once.
+    const { request, actor } = await openSignerOrThrow(tx, token, { forUpdate: true });
+    const now = new Date();
+    let update: Partial<SignatureActorRow>;
+    if (actor.type === "approver") {
+      if (input.approve !== true) throw bad("approve", "An approver answers with approve: true (or refuses)");
+      update = { status: "done", doneAt: now };
+      await recordActivity(tx, { signatureId: request.id, action: "approver.approved", from: actor.id, to: actor.id, userId: actor.userId, request: ctx.request });
+    } else if (actor.type === "signer") {
+      const sig = input.signature;
+      let kind: string | null = null;
+      let image: string | null = null;
+      let text: string | null = null;
+      if (sig?.type === "drawn") {
+        kind = "drawn";
+        image = checkDrawnImage(sig.image);
+      } else if (sig?.type === "typed") {
+        kind = "typed";
+        text = cleanText(sig.text ?? "", "signature.text", MAX_TYPED_SIGNATURE);
+        if (!text) throw bad("signature.text", "A typed signature needs text");
+      }
+      const fields = await tx
+        .select({ field: signatureFields })
+        .from(signatureFields)
+        .innerJoin(signatureDocuments, eq(signatureDocuments.id, signatureFields.documentId))
+        .where(and(eq(signatureFields.actorId, actor.id), eq(signatureDocuments.signatureId, request.id)));
+      const values = fieldValues(fields.map((f) => f.field), input, kind !== null);
+      if (kind === null) throw bad("signature", "A signer signs with a drawn or typed signature");
+      for (const v of values) await tx.update(signatureFields).set({ value: v.value, filledAt: now }).where(eq(signatureFields.id, v.id));
+      update = { status: "done", doneAt: now, signatureKind: kind, signatureImage: image, signatureText: text, codeHash: null };
+      await recordActivity(tx, { signatureId: request.id, action: "signer.signed", from: actor.id, to: actor.id, userId: actor.userId, request: ctx.request, details: { signature: kind, fields: values.length } });
+    } else {
+      throw new AppError("forbidden", "A follower neither signs nor approves");
+    }
+    const [done] = await tx.update(signatureActors).set(update).where(eq(signatureActors.id, actor.id)).returning();
+    await advanceRequest(tx, request, base, ctx.request);
+    return presentActor(done, { base, withLink: false });
+  });
+}
