@@ -1209,4 +1209,9 @@ export const cn: Partial<Messages> = {
   "workflow.file.open": "进行中",
   "workflow.file.closed": "已关闭",
   "workflow.file.see": "查看审批",
+  "apiDocs.title": "Coffre API",
+  "apiDocs.intro": "REST API 的全部操作，由服务器校验所用的模式生成。通过 POST /api/auth（或 OAuth2 应用）获取令牌，点击 Authorize，然后试用任意操作。",
+  "apiDocs.document": "OpenAPI 3.1 文档",
+  "apiDocs.loading": "正在加载 API 描述…",
+  "meta.apiDocs": "API 文档",
 };

@@ -1209,4 +1209,9 @@ export const de: Partial<Messages> = {
   "workflow.file.open": "läuft",
   "workflow.file.closed": "abgeschlossen",
   "workflow.file.see": "Freigaben ansehen",
+  "apiDocs.title": "Coffre-API",
+  "apiDocs.intro": "Alle Operationen der REST-API, erzeugt aus den Schemas, mit denen der Server prüft. Holen Sie sich ein Token mit POST /api/auth (oder einer OAuth2-Anwendung), wählen Sie Authorize und probieren Sie jede Operation aus.",
+  "apiDocs.document": "Das OpenAPI-3.1-Dokument",
+  "apiDocs.loading": "Die API-Beschreibung wird geladen…",
+  "meta.apiDocs": "API-Dokumentation",
 };

@@ -1209,4 +1209,9 @@ export const es: Partial<Messages> = {
   "workflow.file.open": "en curso",
   "workflow.file.closed": "cerrado",
   "workflow.file.see": "Ver las validaciones",
+  "apiDocs.title": "API de Coffre",
+  "apiDocs.intro": "Todas las operaciones de la API REST, generadas a partir de los esquemas que aplica el servidor. Obtenga un token con POST /api/auth (o una aplicación OAuth2), elija Authorize y pruebe cualquier operación.",
+  "apiDocs.document": "El documento OpenAPI 3.1",
+  "apiDocs.loading": "Cargando la descripción de la API…",
+  "meta.apiDocs": "Documentación de la API",
 };

@@ -1209,4 +1209,9 @@ export const it: Partial<Messages> = {
   "workflow.file.open": "in corso",
   "workflow.file.closed": "chiuso",
   "workflow.file.see": "Vedi le convalide",
+  "apiDocs.title": "API di Coffre",
+  "apiDocs.intro": "Tutte le operazioni dell’API REST, generate dagli schemi con cui il server convalida. Ottenete un token con POST /api/auth (o un’applicazione OAuth2), scegliete Authorize e provate qualsiasi operazione.",
+  "apiDocs.document": "Il documento OpenAPI 3.1",
+  "apiDocs.loading": "Caricamento della descrizione dell’API…",
+  "meta.apiDocs": "Documentazione dell’API",
 };

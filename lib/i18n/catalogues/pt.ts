@@ -1209,4 +1209,9 @@ export const pt: Partial<Messages> = {
   "workflow.file.open": "em curso",
   "workflow.file.closed": "encerrado",
   "workflow.file.see": "Ver as validações",
+  "apiDocs.title": "API do Coffre",
+  "apiDocs.intro": "Todas as operações da API REST, geradas a partir dos esquemas que o servidor aplica. Obtenha um token com POST /api/auth (ou uma aplicação OAuth2), escolha Authorize e experimente qualquer operação.",
+  "apiDocs.document": "O documento OpenAPI 3.1",
+  "apiDocs.loading": "A carregar a descrição da API…",
+  "meta.apiDocs": "Documentação da API",
 };
