@@ -185,6 +185,8 @@ export const oidcProviderBody = z.object({
   provisioning: boolish.optional(),
   /** Days after which an account the provider no longer presents is deactivated; 0 = never. */
   purgeTime: z.coerce.number().int().min(0).max(36_500).optional(),
+  /** Beyond the contract (sso): the scopes asked for, space-separated; `openid email profile` when absent. */
+  scope: line(1024).pipe(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/, "Expected space-separated scopes")).optional(),
 });
 
 /** SAML 2.0: `discovery` is the identity provider's metadata address. */
@@ -194,6 +196,8 @@ export const saml2ProviderBody = z.object({
   discovery: providerUrl,
   provisioning: boolish.optional(),
   purgeTime: z.coerce.number().int().min(0).max(36_500).optional(),
+  /** Beyond the contract (sso): accept IdP-initiated sign-in (a response nobody asked for); refused unless true. */
+  idp_initiated: boolish.optional(),
 });
 
 /** Nested objects in a body become the contract's flat dotted keys. */
