@@ -18,3 +18,4 @@ export * from "./shares";
 export * from "./stats";
 export * from "./identity";
 export * from "./mfa";
+export * from "./sso";
