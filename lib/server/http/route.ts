@@ -3,6 +3,7 @@ import { getDb, type Db } from "@/db";
 import { applyAsId, authenticateToken } from "../auth/authenticate";
 import { readWebSessionToken } from "../auth/web-session";
 import type { Actor, AuthedCtx, Ctx, RequestInfo } from "../context";
+import { assertSecondFactorEnrolled } from "../mfa/enforce-enrolment";
 import { AppError, toErrorResponse } from "../errors";
 import { webBodySource, type BodySource } from "./body-source";
 import { readJson } from "./read-json";
@@ -116,6 +117,7 @@ export async function authenticate(db: Db, req: Request, auth: Auth): Promise<Ac
   }
   if (cookieToken && !SAFE_METHODS.has(req.method)) assertSameOrigin(req);
   const session = await authenticateToken(db, token, requestInfo(req).ip);
+  await assertSecondFactorEnrolled(db, session.user, req);
   const actor = await applyAsId(db, session, req.headers.get("asid") ?? req.headers.get("as"));
   if (auth === "admin" && actor.user.role !== 3) throw new AppError("forbidden", "Administrators only");
   return actor;
