@@ -1,4 +1,4 @@
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, lt, max } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import type { DbOrTx } from "@/db";
 import { mfaTotpSteps } from "@/db/schema";
@@ -24,12 +24,16 @@ export function matchingStep(secret: string, code: string, now = Date.now()): nu
 }
 
 /**
- * Accepts a TOTP code once: the step it belongs to is recorded, so the same code (or any code of
- * that step) seen again within its window is refused. Returns false for a wrong or reused code.
+ * Accepts a TOTP code once (RFC 6238, 5.2): the step it belongs to is recorded, and a code of that
+ * step or an earlier one is refused afterwards, so a code seen once (over a shoulder, in a proxy)
+ * cannot be played again within its window. Returns false for a wrong or reused code.
  */
 export async function consumeTotp(db: DbOrTx, userId: number, secret: string, code: string): Promise<boolean> {
   const step = matchingStep(secret, code);
   if (step === null) return false;
+  const [last] = await db.select({ step: max(mfaTotpSteps.step) }).from(mfaTotpSteps).where(eq(mfaTotpSteps.userId, userId));
+  if (last?.step !== null && last?.step !== undefined && Number(last.step) >= step) return false;
+  // Two requests racing with the same code: the key on (user, step) lets one through.
   const inserted = await db.insert(mfaTotpSteps).values({ userId, step }).onConflictDoNothing().returning({ step: mfaTotpSteps.step });
   // Steps older than the window can never match again: no need to keep them.
   await db.delete(mfaTotpSteps).where(and(eq(mfaTotpSteps.userId, userId), lt(mfaTotpSteps.step, step - 2 * WINDOW - 1)));
