@@ -13,6 +13,7 @@ const HANDLERS: Record<string, () => Promise<JobHandler>> = {
   "previews.make": async () => (await import("../previews/make-preview")).makePreviewJob,
   "texts.extract": async () => (await import("../texts/extract-text")).extractTextJob,
   "stats.sample": async () => (await import("../stats/sample-stats")).sampleStatsJob,
+  "identity.sync": async () => (await import("../identity/sync-directory")).syncIdentityJob,
 };
 
 export async function handlerFor(kind: string): Promise<JobHandler | undefined> {
