@@ -14,6 +14,7 @@ const HANDLERS: Record<string, () => Promise<JobHandler>> = {
   "texts.extract": async () => (await import("../texts/extract-text")).extractTextJob,
   "stats.sample": async () => (await import("../stats/sample-stats")).sampleStatsJob,
   "identity.sync": async () => (await import("../identity/sync-directory")).syncIdentityJob,
+  "sso.purge": async () => (await import("../sso/purge-sso-accounts")).purgeSsoAccountsJob,
 };
 
 export async function handlerFor(kind: string): Promise<JobHandler | undefined> {
