@@ -867,4 +867,14 @@ export const cn: Partial<Messages> = {
   "admin.branding.logoNotImage": "请选择图片文件。",
   "admin.branding.logoTooLarge": "徽标不能超过 2 MB。",
   "admin.branding.logoRejected": "无法将此文件读取为图片。",
+  // sso: single sign-on buttons and failures on the sign-in page (components/auth/sso-sign-in.tsx).
+  "sso.region": "单点登录",
+  "sso.or": "或",
+  "sso.signInWith": "使用 {name} 登录",
+  "sso.error.state": "无法完成此次登录：已过期、已被使用，或是在另一个浏览器中发起的。请重新登录。",
+  "sso.error.refused": "身份提供方的应答被拒绝。请重新登录；如问题持续，请联系管理员。",
+  "sso.error.provider": "身份提供方拒绝了登录或无法访问。请重试。",
+  "sso.error.noAccount": "没有与您的身份匹配的账户。请联系管理员。",
+  "sso.error.conflict": "您的身份匹配到一个已关联其他身份的账户。请联系管理员。",
+  "sso.error.unavailable": "此登录方式不可用。",
 };

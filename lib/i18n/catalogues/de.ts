@@ -867,4 +867,14 @@ export const de: Partial<Messages> = {
   "admin.branding.logoNotImage": "Wählen Sie eine Bilddatei.",
   "admin.branding.logoTooLarge": "Das Logo darf höchstens 2 MB groß sein.",
   "admin.branding.logoRejected": "Diese Datei konnte nicht als Bild gelesen werden.",
+  // sso: single sign-on buttons and failures on the sign-in page (components/auth/sso-sign-in.tsx).
+  "sso.region": "Single Sign-On",
+  "sso.or": "oder",
+  "sso.signInWith": "Anmelden mit {name}",
+  "sso.error.state": "Diese Anmeldung konnte nicht abgeschlossen werden: Sie ist abgelaufen, wurde bereits verwendet oder in einem anderen Browser begonnen. Bitte melden Sie sich erneut an.",
+  "sso.error.refused": "Die Antwort des Identitätsanbieters wurde abgelehnt. Bitte melden Sie sich erneut an und wenden Sie sich an Ihren Administrator, falls das Problem bestehen bleibt.",
+  "sso.error.provider": "Der Identitätsanbieter hat die Anmeldung abgelehnt oder war nicht erreichbar. Bitte versuchen Sie es erneut.",
+  "sso.error.noAccount": "Kein Konto entspricht Ihrer Identität. Wenden Sie sich an Ihren Administrator.",
+  "sso.error.conflict": "Ihre Identität entspricht einem Konto, das bereits mit einer anderen Identität verknüpft ist. Wenden Sie sich an Ihren Administrator.",
+  "sso.error.unavailable": "Diese Anmeldemethode ist nicht verfügbar.",
 };

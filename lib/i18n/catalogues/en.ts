@@ -852,6 +852,16 @@ export const en = {
   "admin.branding.logoNotImage": "Choose an image file.",
   "admin.branding.logoTooLarge": "The logo must be at most 2 MB.",
   "admin.branding.logoRejected": "This file could not be read as an image.",
+  // sso: single sign-on buttons and failures on the sign-in page (components/auth/sso-sign-in.tsx).
+  "sso.region": "Single sign-on",
+  "sso.or": "or",
+  "sso.signInWith": "Sign in with {name}",
+  "sso.error.state": "This sign-in could not be finished: it expired, was already used, or was started in another browser. Please sign in again.",
+  "sso.error.refused": "The identity provider’s answer was refused. Please sign in again, and contact your administrator if this persists.",
+  "sso.error.provider": "The identity provider refused the sign-in or could not be reached. Please try again.",
+  "sso.error.noAccount": "No account here matches your identity. Contact your administrator.",
+  "sso.error.conflict": "Your identity matches an account already linked to another identity. Contact your administrator.",
+  "sso.error.unavailable": "This way of signing in is not available.",
 } as const;
 
 export type MessageKey = keyof typeof en;

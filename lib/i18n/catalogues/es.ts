@@ -867,4 +867,14 @@ export const es: Partial<Messages> = {
   "admin.branding.logoNotImage": "Elija un archivo de imagen.",
   "admin.branding.logoTooLarge": "El logotipo debe ocupar 2 MB como máximo.",
   "admin.branding.logoRejected": "Este archivo no se pudo leer como imagen.",
+  // sso: single sign-on buttons and failures on the sign-in page (components/auth/sso-sign-in.tsx).
+  "sso.region": "Inicio de sesión único",
+  "sso.or": "o",
+  "sso.signInWith": "Iniciar sesión con {name}",
+  "sso.error.state": "No se pudo completar este inicio de sesión: caducó, ya se utilizó o se inició en otro navegador. Vuelva a iniciar sesión.",
+  "sso.error.refused": "Se rechazó la respuesta del proveedor de identidad. Vuelva a iniciar sesión y contacte con su administrador si el problema persiste.",
+  "sso.error.provider": "El proveedor de identidad rechazó el inicio de sesión o no se pudo contactar. Inténtelo de nuevo.",
+  "sso.error.noAccount": "Ninguna cuenta coincide con su identidad. Contacte con su administrador.",
+  "sso.error.conflict": "Su identidad coincide con una cuenta ya vinculada a otra identidad. Contacte con su administrador.",
+  "sso.error.unavailable": "Este modo de inicio de sesión no está disponible.",
 };

@@ -852,4 +852,14 @@ export const fr: Messages = {
   "admin.branding.logoNotImage": "Choisissez un fichier image.",
   "admin.branding.logoTooLarge": "Le logo doit faire 2 Mo au plus.",
   "admin.branding.logoRejected": "Ce fichier n’a pas pu être lu comme une image.",
+  // sso: single sign-on buttons and failures on the sign-in page (components/auth/sso-sign-in.tsx).
+  "sso.region": "Authentification unique",
+  "sso.or": "ou",
+  "sso.signInWith": "Se connecter avec {name}",
+  "sso.error.state": "Cette connexion n’a pas pu aboutir : elle a expiré, a déjà servi ou a été commencée dans un autre navigateur. Veuillez vous reconnecter.",
+  "sso.error.refused": "La réponse du fournisseur d’identité a été refusée. Veuillez vous reconnecter et contacter votre administrateur si cela persiste.",
+  "sso.error.provider": "Le fournisseur d’identité a refusé la connexion ou n’a pas pu être joint. Veuillez réessayer.",
+  "sso.error.noAccount": "Aucun compte ne correspond à votre identité. Contactez votre administrateur.",
+  "sso.error.conflict": "Votre identité correspond à un compte déjà lié à une autre identité. Contactez votre administrateur.",
+  "sso.error.unavailable": "Ce mode de connexion n’est pas disponible.",
 };

@@ -867,4 +867,14 @@ export const it: Partial<Messages> = {
   "admin.branding.logoNotImage": "Scegli un file immagine.",
   "admin.branding.logoTooLarge": "Il logo deve essere al massimo di 2 MB.",
   "admin.branding.logoRejected": "Questo file non può essere letto come immagine.",
+  // sso: single sign-on buttons and failures on the sign-in page (components/auth/sso-sign-in.tsx).
+  "sso.region": "Accesso unico (SSO)",
+  "sso.or": "oppure",
+  "sso.signInWith": "Accedi con {name}",
+  "sso.error.state": "Impossibile completare questo accesso: è scaduto, è già stato usato o è stato avviato in un altro browser. Accedi di nuovo.",
+  "sso.error.refused": "La risposta del fornitore di identità è stata rifiutata. Accedi di nuovo e contatta l’amministratore se il problema persiste.",
+  "sso.error.provider": "Il fornitore di identità ha rifiutato l’accesso o non è raggiungibile. Riprova.",
+  "sso.error.noAccount": "Nessun account corrisponde alla tua identità. Contatta l’amministratore.",
+  "sso.error.conflict": "La tua identità corrisponde a un account già collegato a un’altra identità. Contatta l’amministratore.",
+  "sso.error.unavailable": "Questo metodo di accesso non è disponibile.",
 };

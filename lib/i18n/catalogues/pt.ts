@@ -867,4 +867,14 @@ export const pt: Partial<Messages> = {
   "admin.branding.logoNotImage": "Escolha um ficheiro de imagem.",
   "admin.branding.logoTooLarge": "O logótipo deve ter no máximo 2 MB.",
   "admin.branding.logoRejected": "Não foi possível ler este ficheiro como imagem.",
+  // sso: single sign-on buttons and failures on the sign-in page (components/auth/sso-sign-in.tsx).
+  "sso.region": "Autenticação única",
+  "sso.or": "ou",
+  "sso.signInWith": "Iniciar sessão com {name}",
+  "sso.error.state": "Não foi possível concluir este início de sessão: expirou, já foi utilizado ou foi iniciado noutro navegador. Inicie sessão novamente.",
+  "sso.error.refused": "A resposta do fornecedor de identidade foi recusada. Inicie sessão novamente e contacte o seu administrador se o problema persistir.",
+  "sso.error.provider": "O fornecedor de identidade recusou o início de sessão ou não foi possível contactá-lo. Tente novamente.",
+  "sso.error.noAccount": "Nenhuma conta corresponde à sua identidade. Contacte o seu administrador.",
+  "sso.error.conflict": "A sua identidade corresponde a uma conta já associada a outra identidade. Contacte o seu administrador.",
+  "sso.error.unavailable": "Este modo de início de sessão não está disponível.",
 };
