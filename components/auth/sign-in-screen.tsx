@@ -10,6 +10,7 @@ import { useT } from "@/lib/i18n/provider";
 import type { Translate } from "@/lib/i18n/translate";
 import { useSignIn } from "@/lib/queries/session";
 import { AuthCard, authStyles as styles } from "./auth-card";
+import { SsoSignIn, useSsoFailure } from "./sso-sign-in";
 
 function describe(error: unknown, t: Translate): string {
   if (!(error instanceof SignInError)) return t("error.generic");
@@ -36,6 +37,7 @@ export function SignInScreen({ platformName, next, expired, invited = false }: {
   const t = useT();
   const signIn = useSignIn(next);
   const [missing, setMissing] = useState(false);
+  const ssoFailure = useSsoFailure();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -50,11 +52,13 @@ export function SignInScreen({ platformName, next, expired, invited = false }: {
     ? { tone: "error" as const, message: t("signIn.missing") }
     : signIn.isError
       ? { tone: "error" as const, message: describe(signIn.error, t) }
-      : expired && signIn.isIdle
-        ? { tone: "info" as const, message: t("signIn.sessionEnded") }
-        : invited && signIn.isIdle
-          ? { tone: "success" as const, message: t("signIn.invited") }
-          : null;
+      : ssoFailure && signIn.isIdle
+        ? ssoFailure
+        : expired && signIn.isIdle
+          ? { tone: "info" as const, message: t("signIn.sessionEnded") }
+          : invited && signIn.isIdle
+            ? { tone: "success" as const, message: t("signIn.invited") }
+            : null;
   const busy = signIn.isPending || signIn.isSuccess;
 
   return (
@@ -72,6 +76,7 @@ export function SignInScreen({ platformName, next, expired, invited = false }: {
           {busy ? t("signIn.submitting") : t("signIn.submit")}
         </Button>
       </form>
+      <SsoSignIn next={next} />
     </AuthCard>
   );
 }
