@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -19,6 +20,11 @@ export type Slapd = {
   ldapsUrl: string | null;
   caPem: string | null;
   baseDN: string;
+  /** Prefix of every uid and group cn of this directory (test files share one platform database). */
+  prefix: string;
+  /** The seeded people with their real uids, and the group names. */
+  people: DirectoryPerson[];
+  groups: { engineering: string; staff: string; sales: string };
   serviceDN: string;
   servicePassword: string;
   /** Adds entries (LDIF) as the directory's root. */
@@ -39,8 +45,8 @@ const ROOT_PASSWORD = "root-secret";
 
 export type DirectoryPerson = { uid: string; givenName: string; sn: string; mail: string; password: string; telephoneNumber?: string; o?: string; preferredLanguage?: string };
 
-/** People and groups every directory starts with: engineering ⊂ staff (nested), sales. */
-export const PEOPLE: DirectoryPerson[] = [
+/** People and groups every directory starts with (uids and cns prefixed): engineering ⊂ staff (nested), sales. */
+const PEOPLE: DirectoryPerson[] = [
   { uid: "alice", givenName: "Alice", sn: "Martin", mail: "alice@example.test", password: "Alice-pass-1", telephoneNumber: "+33 1 23 45 67 89", o: "Example Corp", preferredLanguage: "fr" },
   { uid: "bob", givenName: "Bob", sn: "Durand", mail: "bob@example.test", password: "Bob-pass-1" },
   { uid: "carol", givenName: "Carol", sn: "Petit", mail: "carol@example.test", password: "Carol-pass-1" },
@@ -70,18 +76,19 @@ const userDn = (uid: string) => `uid=${uid},ou=people,${BASE_DN}`;
 const groupDn = (cn: string) => `cn=${cn},ou=groups,${BASE_DN}`;
 export { groupDn, userDn };
 
-function seedLdif(servicePassword: string): string {
+function seedLdif(servicePassword: string, people: DirectoryPerson[], prefix: string): string {
+  const [alice, bob, carol] = people;
   return [
     [`dn: ${BASE_DN}`, "objectClass: dcObject", "objectClass: organization", "dc: example", "o: Example", ""].join("\n"),
     [`dn: ou=people,${BASE_DN}`, "objectClass: organizationalUnit", "ou: people", ""].join("\n"),
     [`dn: ou=groups,${BASE_DN}`, "objectClass: organizationalUnit", "ou: groups", ""].join("\n"),
     [`dn: ou=system,${BASE_DN}`, "objectClass: organizationalUnit", "ou: system", ""].join("\n"),
     [`dn: cn=service,ou=system,${BASE_DN}`, "objectClass: organizationalRole", "objectClass: simpleSecurityObject", "cn: service", `userPassword: ${servicePassword}`, ""].join("\n"),
-    ...PEOPLE.map(personLdif),
+    ...people.map(personLdif),
     // alice is in engineering, which is itself a member of staff: alice is in staff through it.
-    groupLdif("engineering", [userDn("alice")]),
-    groupLdif("staff", [groupDn("engineering"), userDn("bob")]),
-    groupLdif("sales", [userDn("carol")]),
+    groupLdif(`${prefix}engineering`, [userDn(alice.uid)]),
+    groupLdif(`${prefix}staff`, [groupDn(`${prefix}engineering`), userDn(bob.uid)]),
+    groupLdif(`${prefix}sales`, [userDn(carol.uid)]),
   ].join("\n");
 }
 
@@ -121,7 +128,9 @@ async function makeCertificates(dir: string) {
   await ssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem", "-days", "2", "-extfile", "san.ext");
 }
 
-export async function startSlapd(options: { tls?: boolean } = {}): Promise<Slapd> {
+export async function startSlapd(options: { tls?: boolean; prefix?: string } = {}): Promise<Slapd> {
+  const prefix = options.prefix ?? `t${randomBytes(3).toString("hex")}`;
+  const people = PEOPLE.map((p) => ({ ...p, uid: `${prefix}${p.uid}`, mail: `${prefix}${p.mail}` }));
   const dir = mkdtempSync(path.join(os.tmpdir(), "coffre-slapd-"));
   const dataDir = path.join(dir, "data");
   mkdirSync(dataDir);
@@ -188,13 +197,16 @@ export async function startSlapd(options: { tls?: boolean } = {}): Promise<Slapd
   };
 
   await start();
-  await ldapTool("ldapadd", [], seedLdif(servicePassword));
+  await ldapTool("ldapadd", [], seedLdif(servicePassword, people, prefix));
 
   return {
     url: urls[0].replace(/\/$/, ""),
     ldapsUrl: tlsPort ? `ldaps://127.0.0.1:${tlsPort}` : null,
-    caPem: options.tls ? (await import("node:fs")).readFileSync(path.join(dir, "ca.pem"), "utf8") : null,
+    caPem: options.tls ? readFileSync(path.join(dir, "ca.pem"), "utf8") : null,
     baseDN: BASE_DN,
+    prefix,
+    people,
+    groups: { engineering: `${prefix}engineering`, staff: `${prefix}staff`, sales: `${prefix}sales` },
     serviceDN: `cn=service,ou=system,${BASE_DN}`,
     servicePassword,
     add: (ldif) => ldapTool("ldapadd", [], ldif),

@@ -65,7 +65,8 @@ export async function updateUser(ctx: AuthedCtx, userId: number, input: Input, o
 
     // Second factors are Coffre's, not the directory's: mfa_required may change on any account.
     if (target.ldap && (names.some((n) => n !== "mfa_required") || passwordChanged)) {
-      throw forbidden("This account comes from an external directory: only its groups may change");
+      const refused = [...names.filter((n) => n !== "mfa_required"), ...(passwordChanged ? ["password"] : [])];
+      throw new AppError("forbidden", `This account comes from an external directory: only its groups may change (refused: ${refused.join(", ")})`, { fields: refused });
     }
     if (managed && set.mfaRequired !== undefined) throw forbidden("Only administrators demand a second factor");
     if (managed && set.role !== undefined && set.role !== 1 && set.role !== 2) {
