@@ -1,15 +1,30 @@
 import { timingSafeEqual } from "node:crypto";
 import { getAuthOptions } from "../auth/next-auth-options";
 import { hashToken, newToken } from "../auth/tokens";
-import { appUrl } from "../mail/app-url";
+import { configuredBaseUrl } from "../mail/app-url";
 
 // What the SSO routes share: the addresses given to providers, the browser-binding cookie, and
 // the redirects a browser follows. Only BASE_URL makes these addresses stable (entity ID, redirect
 // URI); without it they follow the address the request came to, as next-auth and mail links do.
 
+/**
+ * The app's public origin: BASE_URL, else the one next-auth derives (the forwarded host and scheme,
+ * which server.ts accepts only from trusted proxies and Next fills in from Host otherwise). Not
+ * the request URL's: behind server.ts, Next builds it from the name the server was started with
+ * (localhost), so a browser at 127.0.0.1 would be sent back to another host than its cookies'.
+ */
+export function publicOrigin(req: Request): string {
+  const configured = configuredBaseUrl();
+  if (configured) return configured;
+  const host = req.headers.get("x-forwarded-host")?.split(",")[0].trim() || req.headers.get("host");
+  if (!host || !/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)) return new URL(req.url).origin;
+  const proto = req.headers.get("x-forwarded-proto")?.split(",")[0].trim() ?? new URL(req.url).protocol.slice(0, -1);
+  return `${proto === "https" ? "https" : "http"}://${host}`;
+}
+
 /** The addresses of one provider's flows; the SAML entity ID is its metadata address. */
 export function ssoUrls(req: Request, providerId: number) {
-  const base = `${appUrl(req)}/api/sso/${providerId}`;
+  const base = `${publicOrigin(req)}/api/sso/${providerId}`;
   return { login: `${base}/login`, callback: `${base}/callback`, acs: `${base}/saml/acs`, metadata: `${base}/saml/metadata` };
 }
 

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as loginRoute from "@/app/api/sso/[providerId]/login/route";
 import { getDb } from "@/db";
 import { connectionOptions, identityLinks, sessions, ssoFlows, users } from "@/db/schema";
 import { MATCHING } from "@/lib/contracts/identity-providers";
@@ -219,6 +220,24 @@ describe("OpenID Connect sign-in", () => {
     const disabled = await oidcProvider({ enable: false });
     expectRefused(await appStep(new TestBrowser(), { kind: "get", url: urlsOf(disabled.id).login }), "sso_unavailable");
     expectRefused(await appStep(new TestBrowser(), { kind: "get", url: urlsOf(2_000_000_000).login }), "sso_unavailable");
+  });
+
+  it("gives the provider the public address the browser uses, and cookies fit for its scheme", async () => {
+    const provider = await oidcProvider();
+    const login = async (headers: Record<string, string>) => {
+      // Behind server.ts, Next's request URL names the host it was started with, not the browser's.
+      const res = await loginRoute.GET(new Request(`http://localhost:3000/api/sso/${provider.id}/login`, { headers }), { params: Promise.resolve({ providerId: String(provider.id) }) });
+      return { redirectUri: new URL(res.headers.get("location")!).searchParams.get("redirect_uri"), cookie: res.headers.getSetCookie().join("\n") };
+    };
+    const plain = await login({ host: "127.0.0.1:3350", "x-forwarded-host": "127.0.0.1:3350", "x-forwarded-proto": "http" });
+    expect(plain.redirectUri).toBe(`http://127.0.0.1:3350/api/sso/${provider.id}/callback`);
+    expect(plain.cookie).toMatch(/^coffre-sso=[\w-]{43}; Path=\/api\/sso\/; Max-Age=900; HttpOnly; SameSite=Lax$/);
+    const tls = await login({ host: "files.example.org", "x-forwarded-proto": "https" });
+    expect(tls.redirectUri).toBe(`https://files.example.org/api/sso/${provider.id}/callback`);
+    expect(tls.cookie).toMatch(/; Secure$/);
+    // A Host header that is not a host name is not used.
+    const odd = await login({ host: "evil.example/path?x=" });
+    expect(odd.redirectUri).toBe(`http://localhost:3000/api/sso/${provider.id}/callback`);
   });
 
   it("keeps only a path of this site as the landing page", async () => {
