@@ -124,7 +124,7 @@ export const api = {
   post: async <T>(path: string, body?: unknown) => json<T>(await request("POST", path, { json: body ?? {} })),
   put: async <T>(path: string, body: unknown) => json<T>(await request("PUT", path, { json: body })),
   /** Some deletions answer a body (a trash item): callers that want it name its type. */
-  delete: async <T = void>(path: string) => json<T>(await request("DELETE", path)),
+  delete: async <T = void>(path: string, body?: unknown) => json<T>(await request("DELETE", path, body === undefined ? undefined : { json: body })),
   /** Multipart upload; the browser streams the file. */
   upload: async <T>(path: string, form: FormData) => json<T>(await request("POST", path, { form })),
   /** A binary resource, or null when it does not exist (404). */

@@ -10,7 +10,8 @@ import { useT } from "@/lib/i18n/provider";
 import type { Translate } from "@/lib/i18n/translate";
 import { useSignIn } from "@/lib/queries/session";
 import { AuthCard, authStyles as styles } from "./auth-card";
-import { SsoSignIn, useSsoFailure } from "./sso-sign-in";
+import { MfaStep } from "./mfa-step";
+import { SsoSignIn, useSsoFailure, useSsoSecondStep } from "./sso-sign-in";
 
 function describe(error: unknown, t: Translate): string {
   if (!(error instanceof SignInError)) return t("error.generic");
@@ -38,6 +39,11 @@ export function SignInScreen({ platformName, next, expired, invited = false }: {
   const signIn = useSignIn(next);
   const [missing, setMissing] = useState(false);
   const ssoFailure = useSsoFailure();
+  // A right password (or a single sign-on) for an account with a second factor: the second step follows.
+  const ssoStep = useSsoSecondStep();
+  const [stepDismissed, setStepDismissed] = useState(false);
+  const passwordStep = signIn.error instanceof SignInError && signIn.error.reason === "mfa_required" ? (signIn.error.secondStep ?? null) : null;
+  const secondStep = passwordStep ?? (stepDismissed ? null : ssoStep);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -60,6 +66,21 @@ export function SignInScreen({ platformName, next, expired, invited = false }: {
             ? { tone: "success" as const, message: t("signIn.invited") }
             : null;
   const busy = signIn.isPending || signIn.isSuccess;
+
+  if (secondStep) {
+    return (
+      <AuthCard platformName={platformName} title={t("mfa.stepTitle")}>
+        <MfaStep
+          step={secondStep}
+          next={next}
+          onBack={() => {
+            signIn.reset();
+            setStepDismissed(true);
+          }}
+        />
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard platformName={platformName} title={t("signIn.title")} intro={t("signIn.subtitle")}>
