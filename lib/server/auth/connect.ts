@@ -4,6 +4,7 @@ import { displayName, writeLog } from "../audit/write-log";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";
 import { connectionRefusal, REFUSAL_MESSAGES } from "../options/connection-rules";
+import { secondFactorGate } from "../mfa/second-factor-gate";
 import { findUserOptions } from "../options/effective-options";
 import { accountRefusal, refusalReason } from "./account-state";
 import { assertNotThrottled, clearFailures, recordFailure } from "./throttle";
@@ -16,7 +17,7 @@ export type SessionKind = "api" | "web";
  * POST /auth and the web sign-in: checks credentials (throttled; local password or directory
  * bind, verify-credentials.ts) and opens a session; returns its raw token.
  */
-export async function connect(ctx: Ctx, input: { user: string; password: string }, kind: SessionKind = "api") {
+export async function connect(ctx: Ctx, input: { user: string; password: string; code?: string }, kind: SessionKind = "api") {
   const { db, request } = ctx;
   const scope = { namespace: "login", subject: input.user, ip: request.ip };
   await assertNotThrottled(db, scope);
@@ -66,6 +67,9 @@ export async function connect(ctx: Ctx, input: { user: string; password: string 
     await writeLog(db, { actor: user, request }, { type: "ADMLLOG_LOGIN_FAILED", ok: false, message, objectType: "user", objectId: user.id, object: user.login });
     throw new AppError("forbidden", message, { reason: refused });
   }
+
+  // Accounts with a second factor: a TOTP `code` beside the password, else 401 mfa_required (lib/server/mfa).
+  await secondFactorGate(ctx, user, input);
 
   const token = newToken();
   await db.transaction(async (tx) => {
