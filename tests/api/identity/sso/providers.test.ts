@@ -1,15 +1,43 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import * as providerItemRoute from "@/app/api/identity/provider/[providerId]/route";
+import * as providerRoute from "@/app/api/identity/provider/route";
+import * as loginRoute from "@/app/api/sso/[providerId]/login/route";
 import * as providersRoute from "@/app/api/sso/providers/route";
 import { getDb } from "@/db";
 import { identityLinks, identityProviders, logs, sessions, ssoFlows, ssoReplays } from "@/db/schema";
 import { ssoProvidersResponse } from "@/lib/contracts/sso";
 import { purgeSsoAccountsJob } from "@/lib/server/sso/purge-sso-accounts";
-import { createTestUser, reloadUser, unique } from "../../../helpers/factories";
+import { createAdmin, createTestUser, reloadUser, unique } from "../../../helpers/factories";
+import { startOidcProvider } from "../../../helpers/oidc-provider";
 import { call, expectError } from "../../../helpers/http";
 import { createSsoProvider } from "./helpers";
 
 const DAY_MS = 86_400_000;
+
+describe("the SSO fields of identity providers (POST /api/identity/provider)", () => {
+  it("stores oidc `scope` and saml2 `idp_initiated`, and sign-in uses them", async () => {
+    const admin = await createAdmin();
+    const op = await startOidcProvider();
+    try {
+      const oidc = await call(providerRoute.POST, { method: "POST", token: admin.token, body: { type: "oidc", name: unique("OIDC "), client_id: "app", client_secret: "a-secret", discovery: op.discoveryUrl, scope: "email groups" } });
+      expect(oidc.status, oidc.text).toBe(201);
+      expect(oidc.body).toMatchObject({ type: "oidc", scope: "email groups", client_secret: "********", is_sso: true });
+      const login = await loginRoute.GET(new Request(`http://coffre.test/api/sso/${oidc.body.id}/login`), { params: Promise.resolve({ providerId: oidc.body.id }) });
+      expect(new URL(login.headers.get("location")!).searchParams.get("scope")).toBe("openid email groups");
+    } finally {
+      await op.stop();
+    }
+
+    const saml = await call(providerRoute.POST, { method: "POST", token: admin.token, body: { type: "saml2", name: unique("SAML "), discovery: "https://idp.example/metadata", idp_initiated: true } });
+    expect(saml.status, saml.text).toBe(201);
+    const read = await call(providerItemRoute.GET, { token: admin.token, params: { providerId: saml.body.id } });
+    expect(read.body).toMatchObject({ type: "saml2", idp_initiated: true });
+
+    const bad = await call(providerRoute.POST, { method: "POST", token: admin.token, body: { type: "oidc", name: unique("OIDC "), client_id: "app", discovery: "https://idp.example", scope: "openid \"quoted\"" } });
+    expectError(bad, 400, "invalid_request");
+  });
+});
 
 describe("GET /api/sso/providers (public)", () => {
   it("lists the enabled OpenID Connect and SAML providers with their name, type and sign-in address only", async () => {
