@@ -9,7 +9,7 @@ const SYSTEM = { actor: null, request: { ip: "system", userAgent: null } };
 const systemUser = { id: null, name: "system" };
 
 /**
- * Job "sso.purge", daily. An OpenID Connect or SAML provider is only heard from when someone
+ * Job "sso.purge", hourly. An OpenID Connect or SAML provider is only heard from when someone
  * signs in, so an account "stops appearing" when it has not signed in through its provider for
  * the provider's `purgeTime` days: it is then deactivated (never deleted; its files stay), its
  * sessions end, and the log says why. An administrator reactivates it. Also forgets sign-ins
