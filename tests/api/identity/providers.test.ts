@@ -224,10 +224,12 @@ describe("POST /identity/provider/test", () => {
     const provider = await createProvider(admin.token, ldapBody(slapd));
     const form = { ...provider, password: "********" };
     expect((await test(admin.token, form)).body).toBe(true);
-    const { password: _password, ...withoutPassword } = form;
+    const withoutPassword: Record<string, unknown> = { ...form };
+    delete withoutPassword.password;
     expect((await test(admin.token, withoutPassword)).body).toBe(true);
     // Without the id the placeholder is the password itself, and the directory refuses it.
-    const { id: _id, ...anonymous } = form;
+    const anonymous: Record<string, unknown> = { ...form };
+    delete anonymous.id;
     expect((await test(admin.token, anonymous)).body).toMatchObject({ result: false, code: "bind_failed" });
     expectError(await test(admin.token, { ...form, id: "999999" }), 404, "not_found");
   });
