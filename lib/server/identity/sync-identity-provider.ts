@@ -20,12 +20,17 @@ export async function syncIdentityProvider(ctx: AuthedCtx, providerId: number) {
   if (!provider.enable) throw new AppError("conflict", "This provider is disabled: enable it before synchronising");
   const dedupeKey = `${SYNC_JOB}:${provider.id}`;
   const job = await ctx.db.transaction(async (tx) => {
-    const [inserted] = await tx
-      .insert(jobs)
-      .values({ kind: SYNC_JOB, payload: { provider_id: provider.id }, dedupeKey, maxAttempts: 3 })
-      .onConflictDoNothing({ target: jobs.dedupeKey, where: sql`${jobs.status} = 'pending'` })
-      .returning({ id: jobs.id });
-    const row = inserted ?? (await tx.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.dedupeKey, dedupeKey), eq(jobs.status, "pending"))).limit(1))[0];
+    let row: { id: number } | undefined;
+    // The pending job may be claimed by a worker between the insert and the look-up: then queue anew.
+    for (let attempt = 0; !row && attempt < 3; attempt++) {
+      [row] = await tx
+        .insert(jobs)
+        .values({ kind: SYNC_JOB, payload: { provider_id: provider.id }, dedupeKey, maxAttempts: 3 })
+        .onConflictDoNothing({ target: jobs.dedupeKey, where: sql`${jobs.status} = 'pending'` })
+        .returning({ id: jobs.id });
+      row ??= (await tx.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.dedupeKey, dedupeKey), eq(jobs.status, "pending"))).limit(1))[0];
+    }
+    if (!row) throw new AppError("conflict", "A synchronisation is starting; try again in a moment");
     await writeLog(tx, { actor: ctx.actor.user, request: ctx.request }, {
       type: "ADMLLOG_UPDATE",
       message: `Asked for a synchronisation of identity provider ${provider.name}`,
