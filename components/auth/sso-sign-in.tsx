@@ -54,7 +54,7 @@ const FAILURES: Record<string, MessageKey> = {
 /** Why a single sign-on just failed, for the sign-in form's banner; null when none did. */
 export function useSsoFailure(): Status {
   const t = useT();
-  const reason = useSearchParams().get("sso_error");
+  const reason = useSearchParams()?.get("sso_error");
   if (!reason) return null;
   return { tone: "error", message: t(FAILURES[reason] ?? "error.generic") };
 }
