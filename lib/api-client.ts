@@ -188,7 +188,7 @@ export async function signInWithPassword(login: string, password: string): Promi
 function signInFailure(error: string | null | undefined): SignInError {
   const [reason, first, second] = (error ?? "internal_error").split(":");
   if (reason === "mfa_required" && first) return new SignInError("mfa_required", undefined, { mfaToken: first, methods: (second ?? "").split(",").filter(Boolean) });
-  const known: SignInFailure[] = ["wrong_credentials", "account_inactive", "account_expired", "too_many_requests", "connection_not_allowed", "internal_error", "wrong_code", "mfa_expired"];
+  const known: SignInFailure[] = ["wrong_credentials", "account_inactive", "account_expired", "too_many_requests", "connection_not_allowed", "internal_error", "wrong_code", "mfa_expired", "directory_unavailable"];
   return new SignInError(known.includes(reason as SignInFailure) ? (reason as SignInFailure) : "internal_error", Number(first) || undefined);
 }
 

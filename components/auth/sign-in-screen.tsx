@@ -24,6 +24,8 @@ function describe(error: unknown, t: Translate): string {
       return t("signIn.expired");
     case "connection_not_allowed":
       return t("signIn.notAllowed");
+    case "directory_unavailable":
+      return t("signIn.directoryUnavailable");
     case "too_many_requests":
       return t("error.tooMany", { seconds: error.retryAfter ?? 60 });
     case "network_error":

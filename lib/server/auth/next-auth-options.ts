@@ -30,7 +30,9 @@ export type SignInFailure =
   /** The second step's code or key was refused. */
   | "wrong_code"
   /** The second step came too late (5 minutes) or after too many wrong answers. */
-  | "mfa_expired";
+  | "mfa_expired"
+  /** The account's directory (LDAP, Active Directory) cannot be reached: not a wrong password. */
+  | "directory_unavailable";
 
 declare module "next-auth" {
   interface User {
@@ -177,6 +179,7 @@ function describeFailure(error: unknown): string {
     }
     // Connection options (address, day, hour, web blocked) refuse a right password with a 403.
     if (error.code === "forbidden") return "connection_not_allowed";
+    if (error.code === "service_unavailable") return "directory_unavailable";
   }
   console.error("[coffre] web sign-in failed:", error);
   return "internal_error";
