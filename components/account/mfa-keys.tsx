@@ -57,7 +57,7 @@ export function MfaKeys({ state, onCodes }: { state: MfaState; onCodes: (codes: 
       )}
       {state.can.webauthn &&
         (adding ? (
-          <form className={styles.row} onSubmit={submit} noValidate>
+          <form className={styles.fieldRow} onSubmit={submit} noValidate>
             <TextField label={t("mfa.keyName")} name="name" maxLength={100} required autoFocus hint={t("mfa.keyNameHint")} />
             <Button type="submit" disabled={add.isPending}>
               {add.isPending ? t("mfa.keyTouch") : t("mfa.keyRegister")}

@@ -48,7 +48,7 @@ export function MfaSms({ state, onCodes }: { state: MfaState; onCodes: (codes: s
           </Button>
         </div>
       ) : start.isSuccess ? (
-        <form className={styles.row} onSubmit={confirm} noValidate>
+        <form className={styles.fieldRow} onSubmit={confirm} noValidate>
           <TextField label={t("mfa.smsCode", { phone: start.data.phone })} name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={8} required autoFocus error={wrong ? t("mfa.wrongCode") : null} />
           <Button type="submit" disabled={enable.isPending}>
             {t("mfa.turnOn")}
@@ -59,7 +59,7 @@ export function MfaSms({ state, onCodes }: { state: MfaState; onCodes: (codes: s
           <FormStatus status={enable.isError && !wrong ? { tone: "error", message: describeError(enable.error, t) } : null} />
         </form>
       ) : (
-        <form className={styles.row} onSubmit={send} noValidate>
+        <form className={styles.fieldRow} onSubmit={send} noValidate>
           <TextField label={t("mfa.smsPhone")} name="phone" type="tel" autoComplete="tel" hint={t("mfa.smsPhoneHint")} required error={badPhone ? t("mfa.smsBadPhone") : null} />
           <Button type="submit" size="small" disabled={start.isPending}>
             {t("mfa.smsSend")}
