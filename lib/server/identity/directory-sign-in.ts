@@ -1,10 +1,10 @@
-import type { Entry } from "ldapts";
+import { type Entry, ResultCodeError, SizeLimitExceededError } from "ldapts";
 import type { DbOrTx } from "@/db";
 import type { IdentityProviderRow, User } from "@/db/schema";
 import { MATCHING } from "@/lib/contracts/identity-providers";
 import { getPlatformConfig } from "../config/platform-config";
 import type { RequestInfo } from "../context";
-import { bindAsPerson, type DirectoryConnection, escapeFilterValue, openDirectory } from "./ldap-client";
+import { bindAsPerson, type DirectoryConnection, DirectoryUnavailableError, escapeFilterValue, openDirectory } from "./ldap-client";
 import { personAttributes, toPerson } from "./ldap-entries";
 import { findPersonGroups } from "./ldap-groups";
 import { ldapSettings, type LdapSettings } from "./ldap-settings";
@@ -23,13 +23,23 @@ function identifierFor(s: LdapSettings, typed: string): string {
   return typed;
 }
 
-async function findEntry(conn: DirectoryConnection, s: LdapSettings, attribute: string, value: string): Promise<Entry[]> {
-  return conn.search(s.baseDN, {
-    filter: `(&${s.userFilter}(${attribute}=${escapeFilterValue(value)}))`,
-    attributes: personAttributes(s),
-    // Two are enough to know the identifier is ambiguous.
-    sizeLimit: 2,
-  });
+async function findEntry(conn: DirectoryConnection, s: LdapSettings, attribute: string, value: string): Promise<Entry[] | "ambiguous"> {
+  try {
+    return await conn.search(s.baseDN, {
+      filter: `(&${s.userFilter}(${attribute}=${escapeFilterValue(value)}))`,
+      attributes: personAttributes(s),
+      // Two are enough to know the identifier is ambiguous.
+      sizeLimit: 2,
+    });
+  } catch (error) {
+    if (error instanceof SizeLimitExceededError) return "ambiguous";
+    // A directory that refuses the service account's search (base DN gone, no read access) cannot
+    // say who the person is: the same as one that does not answer, never a wrong password.
+    if (error instanceof ResultCodeError) {
+      throw new DirectoryUnavailableError(`The directory ${conn.server} refused the search under ${s.baseDN}: ${error.message || error.constructor.name}`, conn.server, "search");
+    }
+    throw error;
+  }
 }
 
 /**
@@ -52,8 +62,8 @@ export async function signInWithDirectory(
     const identifier = identifierFor(s, input.identifier);
     const attribute = input.byLogin || s.matching !== MATCHING.email ? s.person.login : s.person.email;
     const entries = await findEntry(conn, s, attribute, identifier);
+    if (entries === "ambiguous" || entries.length > 1) return { status: "refused", reason: `"${identifier}" names several entries in ${provider.name}` };
     if (entries.length === 0) return { status: "unknown" };
-    if (entries.length > 1) return { status: "refused", reason: `"${identifier}" names several entries in ${provider.name}` };
     const entry = entries[0];
     const person = toPerson(s, entry);
     if (!person) return { status: "refused", reason: `The entry ${entry.dn} has no ${s.person.id} or ${s.person.login}` };

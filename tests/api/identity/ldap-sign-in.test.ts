@@ -246,6 +246,15 @@ describe("matching by email, login suffix, and TLS", () => {
     expect((await signIn(bob.uid, bob.password)).status).toBe(200);
   });
 
+  it("refuses an email address that names several entries", async () => {
+    const bob = tls.people[1];
+    await tls.add([`dn: ${userDn(`${tls.prefix}bob2`)}`, "objectClass: inetOrgPerson", `uid: ${tls.prefix}bob2`, "cn: Bob Two", "sn: Two", `mail: ${tls.people[2].mail}`, "userPassword: Bob-two-pass-1", ""].join("\n"));
+    await tls.add([`dn: ${userDn(`${tls.prefix}bob3`)}`, "objectClass: inetOrgPerson", `uid: ${tls.prefix}bob3`, "cn: Bob Three", "sn: Three", `mail: ${tls.people[2].mail}`, "userPassword: Bob-two-pass-1", ""].join("\n"));
+    expectError(await signIn(tls.people[2].mail, "Bob-two-pass-1"), 401, "unauthorized");
+    expect(await userByLogin(`${tls.prefix}bob2`)).toBeUndefined();
+    expect(bob.mail).not.toBe(tls.people[2].mail);
+  });
+
   it("strips the login suffix and signs in over StartTLS", async () => {
     await createProvider(admin.token, ldapBody(tls, { suffix: "corp.example", starttls: true, ca: tls.caPem }));
     const carol = tls.people[2];

@@ -82,7 +82,8 @@ describe("identity providers: create, read, list, update, delete", () => {
 
   it("updates partially: an omitted or placeholder secret is kept, a new one replaces it, the type cannot change", async () => {
     const admin = await createAdmin();
-    const provider = await createProvider(admin.token, ldapBody(slapd));
+    // Disabled: its credentials are changed and cleared below, and sign-ins of other test files try every enabled directory.
+    const provider = await createProvider(admin.token, ldapBody(slapd, { enable: false }));
     const renamed = await call(oneRoute.PUT, { method: "PUT", token: admin.token, params: { providerId: provider.id }, body: { name: `${provider.name} (renamed)`, recursive: false } });
     expect(renamed.status, renamed.text).toBe(200);
     expect(renamed.body).toMatchObject({ name: `${provider.name} (renamed)`, recursive: false, password: "********", baseDN: slapd.baseDN });
