@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { E2E_PORT } from "./env";
@@ -9,6 +10,12 @@ const ORIGIN = `http://localhost:${E2E_PORT}`;
 
 const totp = (secret: string, steps = 0) =>
   new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 });
+
+/** axe-core's serious and critical findings (as in accessibility.spec.ts). */
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
 
 async function signInWithPassword(page: Page, login: string, password: string) {
   await page.goto(`${ORIGIN}/login`);
@@ -46,6 +53,7 @@ test("a user sets up an authenticator app in the account page, then signs in wit
   await expect(section.getByRole("img", { name: "QR code to scan with an authenticator app" })).toBeVisible();
   const secret = (await section.getByTestId("otp-secret").textContent())!.trim();
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  expect(await seriousViolations(page), "account, app set-up").toEqual([]);
 
   // A wrong code first: refused in place.
   await section.getByLabel("Code from your authenticator app").fill(totp(secret, 10));
@@ -66,6 +74,7 @@ test("a user sets up an authenticator app in the account page, then signs in wit
   const step = page.getByTestId("mfa-step");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Two-step verification");
   // The code of the next period: the one used to turn the app on cannot serve twice.
+  expect(await seriousViolations(page), "sign-in second step").toEqual([]);
   await step.getByLabel("Code from your authenticator app").fill(totp(secret, 1));
   await screenshot(page, "mfa-sign-in-code");
   await step.getByRole("button", { name: "Verify" }).click();
