@@ -5,7 +5,8 @@ import { Button } from "@/components/ui/button";
 import { FormStatus } from "@/components/ui/form-status";
 import { TextField } from "@/components/ui/text-field";
 import { ApiError } from "@/lib/api-client";
-import { useT } from "@/lib/i18n/provider";
+import { htmlLang } from "@/lib/i18n/languages";
+import { useLanguage, useT } from "@/lib/i18n/provider";
 import { useAddSecurityKey, useRemoveSecurityKey, type MfaState } from "@/lib/queries/mfa";
 import { describeError } from "./describe-error";
 import styles from "./mfa.module.css";
@@ -13,6 +14,7 @@ import styles from "./mfa.module.css";
 /** Security keys (WebAuthn): each under a name the owner chooses, removable one by one. */
 export function MfaKeys({ state, onCodes }: { state: MfaState; onCodes: (codes: string[]) => void }) {
   const t = useT();
+  const locale = htmlLang(useLanguage());
   const add = useAddSecurityKey();
   const remove = useRemoveSecurityKey();
   const [adding, setAdding] = useState(false);
@@ -46,7 +48,7 @@ export function MfaKeys({ state, onCodes }: { state: MfaState; onCodes: (codes: 
             <li key={key.id}>
               <span>
                 <span className={styles.keyName}>{key.name}</span>{" "}
-                <span className={styles.state}>{t("mfa.keyAdded", { date: new Date(key.creation).toLocaleDateString() })}</span>
+                <span className={styles.state}>{t("mfa.keyAdded", { date: new Date(key.creation).toLocaleDateString(locale) })}</span>
               </span>
               <Button variant="secondary" size="small" aria-label={t("mfa.keyRemove", { name: key.name })} onClick={() => remove.mutate(key.id)} disabled={remove.isPending}>
                 {t("mfa.remove")}
