@@ -4,6 +4,7 @@ import * as loginRoute from "@/app/api/sso/[providerId]/login/route";
 import { getDb } from "@/db";
 import { connectionOptions, identityLinks, sessions, ssoFlows, users } from "@/db/schema";
 import { MATCHING } from "@/lib/contracts/identity-providers";
+import { hashToken } from "@/lib/server/auth/tokens";
 import { createTestUser, reloadUser, unique } from "../../../helpers/factories";
 import { startOidcProvider, type OidcTestProvider } from "../../../helpers/oidc-provider";
 import { APP, TestBrowser } from "./browser";
@@ -248,7 +249,7 @@ describe("OpenID Connect sign-in", () => {
     expect(answer.location).toBe("/");
   });
 
-  it("refuses a second factor's account without its second step, sending it to the sign-in page", async () => {
+  it("sends an account with a second factor to the sign-in page's second step, which then opens the session", async () => {
     const { seal } = await import("@/lib/server/mfa/secret-box");
     const { userMfa } = await import("@/db/schema");
     const provider = await oidcProvider({ matching: MATCHING.email });
@@ -266,5 +267,16 @@ describe("OpenID Connect sign-in", () => {
     expect(fragment.get("methods")).toContain("otp");
     expect(await sessionUserOf(browser)).toBeNull();
     expect((await reloadUser(local.id)).lastLogin).toBeNull();
+
+    // The sign-in page's second step (next-auth credentials with the mfa_token) then opens the session.
+    const { TOTP } = await import("otpauth");
+    const { getAuthOptions } = await import("@/lib/server/auth/next-auth-options");
+    const options = await getAuthOptions();
+    const credentials = (options.providers[0] as unknown as { options: { authorize: (c: unknown, r: unknown) => Promise<{ id: string; sessionToken: string }> } }).options;
+    const code = new TOTP({ secret: "JBSWY3DPEHPK3PXP" }).generate();
+    const signedIn = await credentials.authorize({ mfa_token: fragment.get("mfa_token"), method: "otp", code }, { headers: { "x-forwarded-for": "10.9.8.7", "user-agent": "vitest-browser" } });
+    expect(signedIn.id).toBe(String(local.id));
+    const [row] = await db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(signedIn.sessionToken)));
+    expect(row).toMatchObject({ userId: local.id, kind: "web" });
   });
 });
