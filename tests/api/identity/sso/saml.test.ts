@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as acsRoute from "@/app/api/sso/[providerId]/saml/acs/route";
 import * as metadataRoute from "@/app/api/sso/[providerId]/saml/metadata/route";
 import { getDb } from "@/db";
 import { ssoReplays, users, type IdentityProviderRow } from "@/db/schema";
 import { MATCHING } from "@/lib/contracts/identity-providers";
 import { createTestUser, unique } from "../../../helpers/factories";
-import { call } from "../../../helpers/http";
+import { call, expectError } from "../../../helpers/http";
 import { startSimpleSamlPhp, type SamlTestSp, type SamlTestUser, type SimpleSamlPhp } from "../../../helpers/simplesamlphp";
 import { APP, TestBrowser, type Step } from "./browser";
 import { appStep, createSsoProvider, expectRefused, lastLogFor, linkOf, sessionUserOf, signInThrough, urlsOf } from "./helpers";
@@ -204,6 +205,22 @@ describe("SAML 2.0 sign-in", () => {
     expectRefused(answer, "sso_no_account");
     const db = await getDb();
     expect(await db.select().from(users).where(eq(users.login, erin.username))).toHaveLength(0);
+  });
+
+  it("answers malformed requests with the contract's error body", async () => {
+    const params = { providerId: String(main.id) };
+    expectError(await call(acsRoute.POST, { method: "POST", params, body: {} }), 400, "invalid_request");
+    expectError(await call(acsRoute.POST, { method: "POST", params, rawBody: "SAMLResponse=%3Cnot-base64%3E", headers: { "content-type": "application/x-www-form-urlencoded" } }), 400, "invalid_request");
+    expectError(await call(acsRoute.POST, { method: "POST", params, rawBody: `SAMLResponse=${"A".repeat(2 * 1024 * 1024)}`, headers: { "content-type": "application/x-www-form-urlencoded" } }), 413, "payload_too_large");
+    expectError(await call(acsRoute.GET, { params, query: { ticket: "short" } }), 400, "invalid_request");
+    expectError(await call(acsRoute.POST, { method: "POST", params: { providerId: "abc" }, body: { SAMLResponse: "QUJD" } }), 400, "invalid_request");
+    expectError(await call(acsRoute.PUT, { method: "PUT", params }), 405, "method_not_allowed");
+    // Well-formed but not a SAML response: refused like any response nobody asked for, or that does not verify.
+    const garbage = Buffer.from("<hello/>").toString("base64");
+    expectRefused(await appStep(new TestBrowser(), { kind: "post", url: urlsOf(main.id).acs, fields: { SAMLResponse: garbage } }), "sso_idp_initiated");
+    expectRefused(await appStep(new TestBrowser(), { kind: "post", url: urlsOf(idpInitiated.id).acs, fields: { SAMLResponse: garbage } }), "sso_assertion");
+    const doctype = Buffer.from('<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" InResponseTo="_x">&e;</samlp:Response>').toString("base64");
+    expectRefused(await appStep(new TestBrowser(), { kind: "post", url: urlsOf(idpInitiated.id).acs, fields: { SAMLResponse: doctype } }), "sso_assertion");
   });
 
   it("refuses a forged response", async () => {
