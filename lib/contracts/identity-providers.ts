@@ -33,6 +33,20 @@ export const SECRET_FIELDS: Record<IdentityProviderType, string[]> = {
   saml2: [],
 };
 
+/**
+ * The fields that say where a type's secrets are sent. Changing one of them without typing the
+ * secret again is refused (PUT) or tests without it (test by id): a stored password never follows
+ * a provider to a server it was not typed for.
+ */
+export const SECRET_DESTINATION_FIELDS: Record<IdentityProviderType, string[]> = {
+  ldap: ["servers", "starttls", "ca"],
+  adds: ["servers", "starttls", "ca"],
+  domino: ["servers", "starttls", "ca"],
+  "ms-graph": ["tenant", "authority", "graph_url"],
+  oidc: ["discovery"],
+  saml2: ["discovery"],
+};
+
 // A one-line text: no control characters (NUL is refused earlier, for every route).
 const line = (max: number) =>
   z

@@ -5,6 +5,7 @@ import {
   type IdentityProviderResponse,
   type IdentityProviderType,
   isLdapType,
+  SECRET_DESTINATION_FIELDS,
   SECRET_FIELDS,
   SECRET_PLACEHOLDER,
 } from "@/lib/contracts/identity-providers";
@@ -79,16 +80,41 @@ export function mergeProviderBody(stored: Record<string, unknown>, changes: Reco
     else merged[key] = value;
   }
   merged.type = type;
-  return createIdentityProviderBody.parse(merged) as IdentityProviderInput;
+  const input = createIdentityProviderBody.parse(merged) as IdentityProviderInput;
+  const moved = movedDestination(type, createIdentityProviderBody.safeParse(stored).data as Record<string, unknown> | undefined, input as Record<string, unknown>);
+  if (moved) {
+    const kept = SECRET_FIELDS[type].filter((key) => stored[key] !== undefined && merged[key] === stored[key] && !(typeof changes[key] === "string" && changes[key] !== SECRET_PLACEHOLDER));
+    if (kept.length) {
+      throw new AppError(
+        "invalid_request",
+        `Invalid request: type ${kept.join(" and ")} again when ${moved} changes`,
+        kept.map((key) => ({ path: key, message: `Type it again: the stored value is not sent to a new ${moved}` })),
+      );
+    }
+  }
+  return input;
+}
+
+/** The first destination field (servers, CA, token endpoint...) that differs, or null. */
+function movedDestination(type: IdentityProviderType, before: Record<string, unknown> | undefined, after: Record<string, unknown>): string | null {
+  if (!before) return null;
+  // Unset, false, "" and [] all mean "none" (a form sends starttls: false where the row has nothing).
+  const norm = (v: unknown) => (v === undefined || v === null || v === false || v === "" || (Array.isArray(v) && v.length === 0) ? null : v);
+  const same = (a: unknown, b: unknown) => JSON.stringify(norm(a)) === JSON.stringify(norm(b));
+  return SECRET_DESTINATION_FIELDS[type].find((key) => !same(before[key], after[key])) ?? null;
 }
 
 /** Secrets a form left out or sent as the placeholder, taken from a stored provider of the same type. */
 export async function fillStoredSecrets(input: Record<string, unknown>, row: IdentityProviderRow | null): Promise<Record<string, unknown>> {
   if (!row || row.type !== input.type) return input;
-  const stored = await decryptSecrets(row.secrets);
+  // Never towards another server than the one the secret was typed for.
+  const parsed = createIdentityProviderBody.safeParse(input);
+  const stored = createIdentityProviderBody.safeParse(await storedBody(row));
+  if (!parsed.success || !stored.success || movedDestination(row.type, stored.data as Record<string, unknown>, parsed.data as Record<string, unknown>)) return input;
+  const secrets = await decryptSecrets(row.secrets);
   const out = { ...input };
   for (const key of SECRET_FIELDS[row.type]) {
-    if ((out[key] === undefined || out[key] === SECRET_PLACEHOLDER) && stored[key] !== undefined) out[key] = stored[key];
+    if ((out[key] === undefined || out[key] === SECRET_PLACEHOLDER) && secrets[key] !== undefined) out[key] = secrets[key];
   }
   return out;
 }

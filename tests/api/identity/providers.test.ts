@@ -116,6 +116,27 @@ describe("identity providers: create, read, list, update, delete", () => {
     expect((await storedRow(provider.id)).settings).toMatchObject({ servers: [slapd.url] });
   });
 
+  it("never sends a stored secret to a server it was not typed for", async () => {
+    const admin = await createAdmin();
+    const provider = await createProvider(admin.token, ldapBody(slapd, { enable: false }));
+    const params = { providerId: provider.id };
+    const moved = await call(oneRoute.PUT, { method: "PUT", token: admin.token, params, body: { servers: ["ldap://127.0.0.1:1", slapd.url] } });
+    expectError(moved, 400, "invalid_request");
+    expect(moved.body.details).toEqual([{ path: "password", message: expect.stringContaining("Type it again") }]);
+    const placeholder = await call(oneRoute.PUT, { method: "PUT", token: admin.token, params, body: { starttls: true, ca: slapd.caPem, password: "********" } });
+    expectError(placeholder, 400, "invalid_request");
+    expect((await storedRow(provider.id)).settings).toMatchObject({ servers: [slapd.url] });
+    // A test by id towards another server does not borrow the stored password either.
+    const elsewhere = await test(admin.token, { ...provider, servers: [slapd.ldapsUrl], ca: slapd.caPem });
+    expect(elsewhere.body).toMatchObject({ result: false, code: "bind_failed" });
+    // Retyped, the change goes through; a form sending starttls: false where nothing was set is no move.
+    const retyped = await call(oneRoute.PUT, { method: "PUT", token: admin.token, params, body: { servers: ["ldap://127.0.0.1:1", slapd.url], password: slapd.servicePassword } });
+    expect(retyped.status, retyped.text).toBe(200);
+    const same = await call(oneRoute.PUT, { method: "PUT", token: admin.token, params, body: { starttls: false, ca: "", name: `${provider.name} (same)` } });
+    expect(same.status, same.text).toBe(200);
+    expect((await test(admin.token, { ...same.body, timeout: 1000 })).body).toBe(true);
+  });
+
   it("deletes a provider (204, then 404) and logs it", async () => {
     const admin = await createAdmin();
     const provider = await createProvider(admin.token, ldapBody(slapd));
