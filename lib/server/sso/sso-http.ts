@@ -5,7 +5,7 @@ import { configuredBaseUrl } from "../mail/app-url";
 
 // What the SSO routes share: the addresses given to providers, the browser-binding cookie, and
 // the redirects a browser follows. Only BASE_URL makes these addresses stable (entity ID, redirect
-// URI); without it they follow the address the request came to, as next-auth and mail links do.
+// URI); without it they follow the host the browser used, as next-auth does.
 
 /**
  * The app's public origin: BASE_URL, else the one next-auth derives (the forwarded host and scheme,
