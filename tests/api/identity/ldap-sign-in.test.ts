@@ -186,6 +186,10 @@ describe("LDAP sign-in through POST /auth", () => {
       expect(res.headers.get("retry-after")).toBe("30");
       const local = await signIn(admin.login, PASSWORD);
       expect(local.status, local.text).toBe(200);
+      // The web sign-in tells the outage apart from a wrong password.
+      const credentials = (await getAuthOptions()).providers[0] as unknown as { options: CredentialsConfig };
+      const req = { headers: { "x-forwarded-for": "10.99.2.2" }, body: {}, query: {}, method: "POST" };
+      await expect(credentials.options.authorize({ login: alice.uid, password: alice.password } as never, req)).rejects.toThrow(/^directory_unavailable$/);
     } finally {
       await slapd.start();
     }
