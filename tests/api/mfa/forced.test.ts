@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as accountRoute from "@/app/api/account/route";
 import * as mfaRoute from "@/app/api/account/mfa/route";
 import * as authRoute from "@/app/api/auth/route";
@@ -9,6 +9,10 @@ import { createAdmin, createTestGroup, createTestUser, latestLog, reloadUser } f
 import { call, expectError } from "../../helpers/http";
 import { expectAuthRequired } from "../../helpers/security";
 import { enrolKey, enrolOtp, firstStep, signIn } from "./mfa-helpers";
+import { getDb } from "@/db";
+
+// The embedded database opens (and migrates) on first use: not inside the first test's time.
+beforeAll(() => getDb(), 120_000);
 
 describe("an administrator demands a second factor of one account (mfa_required)", () => {
   it("locks everything but enrolment until a factor is set up", async () => {

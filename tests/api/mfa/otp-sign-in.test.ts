@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as accountRoute from "@/app/api/account/route";
 import * as mfaRoute from "@/app/api/account/mfa/route";
 import * as otpRoute from "@/app/api/account/mfa/otp/route";
@@ -17,6 +17,9 @@ import { expectAuthRequired } from "../../helpers/security";
 import { enrolOtp, firstStep, ip, signIn, totp } from "./mfa-helpers";
 
 const complete = (body: Record<string, unknown>, headers = ip()) => call(completeRoute.POST, { method: "POST", body, headers });
+
+// The embedded database opens (and migrates) on first use: not inside the first test's time.
+beforeAll(() => getDb(), 120_000);
 
 describe("authenticator app (TOTP) set-up", () => {
   it("gives a pending secret and its otpauth address, enables it with a code, shows recovery codes once", async () => {

@@ -13,7 +13,7 @@ import { forgetLastCode } from "./pace";
 const complete = (body: Record<string, unknown>, headers = ip()) => call(completeRoute.POST, { method: "POST", body, headers });
 
 // SMS codes go through the platform's SMS provider; the built-in outbox records them (read here).
-beforeAll(() => setConfig({ mfa_sms: true }));
+beforeAll(() => setConfig({ mfa_sms: true }), 120_000);
 
 describe("SMS codes set-up", () => {
   it("texts a code to the number, enables it with that code, and the User flags follow", async () => {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { CredentialsConfig } from "next-auth/providers/credentials";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as signInOptionsRoute from "@/app/api/auth/mfa/webauthn/options/route";
 import { getDb } from "@/db";
 import { sessions } from "@/db/schema";
@@ -32,6 +32,9 @@ async function firstWebStep(login: string) {
   expect(reason).toBe("mfa_required");
   return { mfaToken, methods: methods.split(",") };
 }
+
+// The embedded database opens (and migrates) on first use: not inside the first test's time.
+beforeAll(() => getDb(), 120_000);
 
 describe("web sign-in with a second factor (next-auth credentials)", () => {
   it("asks for the second step, then opens a web session with the code", async () => {

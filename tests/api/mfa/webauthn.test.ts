@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as accountRoute from "@/app/api/account/route";
 import * as mfaRoute from "@/app/api/account/mfa/route";
 import * as webauthnRoute from "@/app/api/account/mfa/webauthn/route";
@@ -17,6 +17,9 @@ import { SoftAuthenticator } from "./soft-authenticator";
 
 const complete = (body: Record<string, unknown>, headers = ip()) => call(completeRoute.POST, { method: "POST", body, headers });
 const signInOptions = (mfa_token: string) => call(signInOptionsRoute.POST, { method: "POST", body: { mfa_token } });
+
+// The embedded database opens (and migrates) on first use: not inside the first test's time.
+beforeAll(() => getDb(), 120_000);
 
 describe("security keys (WebAuthn) registration", () => {
   it("gives options with a server-side challenge, stores the key under its name (201), lists it", async () => {
