@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as accountRoute from "@/app/api/account/route";
 import * as userRoute from "@/app/api/user/[userId]/route";
 import { getDb } from "@/db";
-import { groupMembers, groups, identityLinks, logs, users } from "@/db/schema";
+import { groupMembers, groups, identityLinks, identityProviders, logs, users } from "@/db/schema";
 import { authenticateToken } from "@/lib/server/auth/authenticate";
 import { getAuthOptions } from "@/lib/server/auth/next-auth-options";
+import { syncDirectory } from "@/lib/server/identity/sync-directory";
 import { createAdmin, createTestGroup, createTestUser, PASSWORD, reloadUser } from "../../helpers/factories";
 import { call, expectError } from "../../helpers/http";
 import { groupDn, type Slapd, startSlapd, userDn } from "../../helpers/slapd";
@@ -265,5 +266,51 @@ describe("matching by email, login suffix, and TLS", () => {
     const res = await signIn(`${carol.uid}@corp.example`, carol.password);
     expect(res.status, res.text).toBe(200);
     expect((await userByLogin(carol.uid)).ldap).toBe(true);
+  });
+});
+
+describe("groups from a user attribute (ugmap.utg), nested through the same attribute on groups", () => {
+  let utg: Slapd;
+  beforeAll(async () => {
+    utg = await startSlapd();
+    // alice lists engineering; engineering lists staff. businessCategory is allowed on both entries.
+    await utg.modify(
+      [
+        `dn: ${userDn(utg.people[0].uid)}`,
+        "changetype: modify",
+        "add: businessCategory",
+        `businessCategory: ${utg.groups.engineering}`,
+        "",
+        `dn: ${groupDn(utg.groups.engineering)}`,
+        "changetype: modify",
+        "add: businessCategory",
+        `businessCategory: ${utg.groups.staff}`,
+        "",
+      ].join("\n"),
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await removeProviders();
+    await utg?.close();
+  });
+
+  it("maps the same groups at sign-in (asked entry by entry) and in the synchronisation (computed from listings)", async () => {
+    const mapping = { "ugmap.gtu.in": "", "ugmap.utg.in": "businessCategory", "ugmap.utg.out": "cn" };
+    const nested = await createProvider(admin.token, ldapBody(utg, mapping));
+    const alice = utg.people[0];
+    expect((await signIn(alice.uid, alice.password)).status).toBe(200);
+    const user = await userByLogin(alice.uid);
+    expect(await groupNamesOf(user.id)).toEqual([utg.groups.engineering, utg.groups.staff].sort());
+
+    const db = await getDb();
+    const [row] = await db.select().from(identityProviders).where(eq(identityProviders.id, Number(nested.id)));
+    const result = await syncDirectory(db, row);
+    expect(result).toMatchObject({ users_created: 2, memberships_added: 0, memberships_removed: 0, conflicts: [] });
+    expect(await groupNamesOf(user.id)).toEqual([utg.groups.engineering, utg.groups.staff].sort());
+
+    // Without recursive, only the group the entry names.
+    await db.update(identityProviders).set({ settings: { ...(row.settings as object), recursive: false } }).where(eq(identityProviders.id, row.id));
+    expect((await signIn(alice.uid, alice.password)).status).toBe(200);
+    expect(await groupNamesOf(user.id)).toEqual([utg.groups.engineering]);
   });
 });
