@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { Secret, TOTP } from "otpauth";
 import { startOidcProvider, type OidcTestProvider } from "../tests/helpers/oidc-provider";
 import { startSimpleSamlPhp, type SimpleSamlPhp } from "../tests/helpers/simplesamlphp";
 import { E2E_PORT } from "./env";
-import { adminApi, screenshot } from "./helpers";
+import { adminApi, createUser, screenshot } from "./helpers";
 
 // Single sign-on journeys: a person signs in from the sign-in page through a real OpenID provider
 // (oidc-provider) and a real SAML identity provider (SimpleSAMLphp), lands in the app, and finds
@@ -17,6 +18,7 @@ const SAML_NAME = "Campus SAML";
 const CLOSED_NAME = "Partner ID";
 const oidcPerson = { login: "ada", given_name: "Ada", family_name: "Lovelace", email: "ada@corp.example", email_verified: true, preferred_username: "ada" };
 const stranger = { login: "stranger", given_name: "Nobody", family_name: "Known", email: "stranger@partner.example", email_verified: true };
+const mfaPerson = { login: "grace", given_name: "Grace", family_name: "Hopper", email: "grace.hopper@corp.example", email_verified: true, preferred_username: "grace" };
 const samlPerson = { username: "alan", password: "Campus-pass-42", attributes: { mail: ["alan@campus.example"], givenName: ["Alan"], sn: ["Turing"] } };
 
 let op: OidcTestProvider;
@@ -48,7 +50,7 @@ async function signOut(page: Page) {
 }
 
 test.beforeAll(async ({ request }) => {
-  op = await startOidcProvider({ accounts: [oidcPerson, stranger] });
+  op = await startOidcProvider({ accounts: [oidcPerson, stranger, mfaPerson] });
   idp = await startSimpleSamlPhp({ users: [samlPerson] });
   const clientSecret = randomBytes(24).toString("hex");
   const oidcId = await createProvider(request, { type: "oidc", name: OIDC_NAME, client_id: `coffre-${suffix}`, client_secret: clientSecret, discovery: op.discoveryUrl, matching: 1 });
@@ -121,4 +123,32 @@ test("a person the platform does not know is sent back to the sign-in page with 
   await expect(page.getByRole("main").getByRole("alert")).toHaveText("No account here matches your identity. Contact your administrator.");
   await expect(page.getByLabel("Login", { exact: true })).toBeVisible();
   await screenshot(page, "sso-refused");
+});
+
+test("an account with an authenticator app signs in through its provider, then gives its code", async ({ page, request }) => {
+  // A local account, matched by its address, with an authenticator app set up through the API.
+  const local = await createUser(request, { email: mfaPerson.email, firstname: "Grace", lastname: "Hopper" });
+  const auth = await request.post("/api/auth", { data: { user: local.login, password: local.password } });
+  const headers = { Authorization: `Bearer ${(await auth.json()).token}` };
+  const { secret } = await (await request.post("/api/account/mfa/otp", { headers })).json();
+  const totp = (steps: number) => new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 });
+  expect((await request.put("/api/account/mfa/otp", { headers, data: { code: totp(0) } })).status()).toBe(200);
+  await request.delete("/api/auth", { headers });
+
+  await page.goto("/login");
+  await page.getByRole("link", { name: `Sign in with ${OIDC_NAME}` }).click();
+  await page.locator('input[name="login"]').fill(mfaPerson.login);
+  await page.locator('input[name="password"]').fill("anything");
+  await page.getByRole("button", { name: "Sign-in" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+
+  // Back on the sign-in page, at its second step; the sign-in token left the address bar.
+  const step = page.getByTestId("mfa-step");
+  await expect(step).toBeVisible();
+  await expect(page).toHaveURL(`${APP}/login?next=%2F`);
+  await step.getByLabel("Code from your authenticator app").fill(totp(1));
+  await step.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL(`${APP}/`);
+  await expect(page.getByTestId("user-name")).toHaveText("Grace Hopper");
+  await signOut(page);
 });
