@@ -143,7 +143,16 @@ export async function startSimpleSamlPhp(options: { users: SamlTestUser[]; sps?:
   const child: ChildProcess = spawn("php", ["-d", "opcache.enable=0", "-S", `127.0.0.1:${port}`, "-t", WWW], {
     env: { ...process.env, SIMPLESAMLPHP_CONFIG_DIR: dir, PHP_CLI_SERVER_WORKERS: "2" },
     stdio: ["ignore", "ignore", "pipe"],
+    // Its own process group: PHP's server forks workers, and stop() ends them all.
+    detached: true,
   });
+  // Should the test process end without stop(), the server ends with it.
+  const killGroup = () => {
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {}
+  };
+  process.once("exit", killGroup);
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
@@ -166,9 +175,10 @@ export async function startSimpleSamlPhp(options: { users: SamlTestUser[]; sps?:
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGTERM");
+        killGroup();
         await exited;
       }
+      process.off("exit", killGroup);
       rmSync(dir, { recursive: true, force: true });
     },
   };
