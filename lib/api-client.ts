@@ -124,7 +124,7 @@ export const api = {
   post: async <T>(path: string, body?: unknown) => json<T>(await request("POST", path, { json: body ?? {} })),
   put: async <T>(path: string, body: unknown) => json<T>(await request("PUT", path, { json: body })),
   /** Some deletions answer a body (a trash item): callers that want it name its type. */
-  delete: async <T = void>(path: string) => json<T>(await request("DELETE", path)),
+  delete: async <T = void>(path: string, body?: unknown) => json<T>(await request("DELETE", path, body === undefined ? undefined : { json: body })),
   /** Multipart upload; the browser streams the file. */
   upload: async <T>(path: string, form: FormData) => json<T>(await request("POST", path, { form })),
   /** A binary resource, or null when it does not exist (404). */
@@ -138,11 +138,15 @@ export const api = {
   },
 };
 
-/** Why the web sign-in failed; retryAfter (seconds) comes with too_many_requests. */
+/** A sign-in whose password was right and that waits for its second step (lib/server/mfa). */
+export type SecondStep = { mfaToken: string; methods: string[] };
+
+/** Why the web sign-in failed; retryAfter (seconds) comes with too_many_requests, `secondStep` with mfa_required. */
 export class SignInError extends Error {
   constructor(
     readonly reason: SignInFailure | "network_error",
     readonly retryAfter?: number,
+    readonly secondStep?: SecondStep,
   ) {
     super(reason);
     this.name = "SignInError";
@@ -177,9 +181,29 @@ export async function signInWithPassword(login: string, password: string): Promi
     setActingAs(null);
     return;
   }
-  const [reason, seconds] = (error ?? "internal_error").split(":");
-  const known: SignInFailure[] = ["wrong_credentials", "account_inactive", "account_expired", "too_many_requests", "connection_not_allowed", "internal_error"];
-  throw new SignInError(known.includes(reason as SignInFailure) ? (reason as SignInFailure) : "internal_error", Number(seconds) || undefined);
+  throw signInFailure(error);
+}
+
+/** Turns next-auth's `error` parameter into a SignInError (`reason:detail:detail`). */
+function signInFailure(error: string | null | undefined): SignInError {
+  const [reason, first, second] = (error ?? "internal_error").split(":");
+  if (reason === "mfa_required" && first) return new SignInError("mfa_required", undefined, { mfaToken: first, methods: (second ?? "").split(",").filter(Boolean) });
+  const known: SignInFailure[] = ["wrong_credentials", "account_inactive", "account_expired", "too_many_requests", "connection_not_allowed", "internal_error", "wrong_code", "mfa_expired", "directory_unavailable"];
+  return new SignInError(known.includes(reason as SignInFailure) ? (reason as SignInFailure) : "internal_error", Number(first) || undefined);
+}
+
+/** The web sign-in's second step: a code (otp, sms, recovery) or a security key's answer. */
+export async function signInWithSecondFactor(input: { mfaToken: string; method: string; code?: string; response?: unknown }): Promise<void> {
+  const fields: Record<string, string> = { mfa_token: input.mfaToken, method: input.method };
+  if (input.code !== undefined) fields.code = input.code;
+  if (input.response !== undefined) fields.response = JSON.stringify(input.response);
+  const { status, url } = await postAuthForm("callback/credentials", fields);
+  const error = url?.searchParams.get("error");
+  if (status < 400 && !error) {
+    setActingAs(null);
+    return;
+  }
+  throw signInFailure(error);
 }
 
 /** Revokes the session server-side (audited DELETE /api/auth), then clears the next-auth cookie. */

@@ -8,6 +8,7 @@ import { AccountLanguageForm } from "./account-language-form";
 import { AccountPasswordForm } from "./account-password-form";
 import { AccountPictureForm } from "./account-picture-form";
 import { AccountProfileForm } from "./account-profile-form";
+import { MfaSection } from "./mfa-section";
 import styles from "./account.module.css";
 
 export function AccountScreen({ passwordMinLength }: { passwordMinLength: number }) {
@@ -23,6 +24,7 @@ export function AccountScreen({ passwordMinLength }: { passwordMinLength: number
         <AccountProfileForm account={account} locked={locked} />
         <AccountLanguageForm account={account} locked={account.ldap} />
         {!account.ldap && <AccountPasswordForm minLength={passwordMinLength} />}
+        <MfaSection />
         <AccountPictureForm account={account} locked={Boolean(locked)} />
       </div>
     </>

@@ -42,6 +42,7 @@ export function ConfigScreen() {
       <BrandingCard config={config.data} />
       <FeaturesCard config={config.data} />
       <SecurityCard config={config.data} />
+      <MfaCard config={config.data} />
       <SmtpCard config={config.data} />
     </div>
   );
@@ -155,6 +156,24 @@ function SecurityCard({ config }: { config: Config }) {
         <TextField label={t("admin.config.trashRetention")} hint={t("admin.config.trashRetentionHint")} value={retention} onChange={(e) => setRetention(e.target.value)} inputMode="numeric" />
       </div>
       <Check label={t("admin.config.selfAlert")} hint={t("admin.config.selfAlertHint")} checked={selfAlert} onChange={setSelfAlert} />
+    </ConfigCard>
+  );
+}
+
+/** Two-step verification: the kinds of second factor offered, and forcing one on everyone. */
+function MfaCard({ config }: { config: Config }) {
+  const t = useT();
+  const [values, setValues] = useState({ mfa_required: config.mfa_required, mfa_otp: config.mfa_otp, mfa_webauthn: config.mfa_webauthn, mfa_sms: config.mfa_sms });
+  const set = (key: keyof typeof values) => (v: boolean) => setValues({ ...values, [key]: v });
+  return (
+    <ConfigCard title={t("admin.config.mfa")} description={t("admin.config.mfaHint")} patch={() => values}>
+      <fieldset className={styles.checks}>
+        <legend className="visually-hidden">{t("admin.config.mfa")}</legend>
+        <Check label={t("admin.config.mfaOtp")} checked={values.mfa_otp} onChange={set("mfa_otp")} />
+        <Check label={t("admin.config.mfaWebauthn")} checked={values.mfa_webauthn} onChange={set("mfa_webauthn")} />
+        <Check label={t("admin.config.mfaSms")} hint={t("admin.config.mfaSmsHint")} checked={values.mfa_sms} onChange={set("mfa_sms")} />
+      </fieldset>
+      <Check label={t("admin.config.mfaRequired")} hint={t("admin.config.mfaRequiredHint")} checked={values.mfa_required} onChange={set("mfa_required")} />
     </ConfigCard>
   );
 }

@@ -10,6 +10,8 @@ import { useT } from "@/lib/i18n/provider";
 import type { Translate } from "@/lib/i18n/translate";
 import { useSignIn } from "@/lib/queries/session";
 import { AuthCard, authStyles as styles } from "./auth-card";
+import { MfaStep } from "./mfa-step";
+import { SsoSignIn, useSsoFailure, useSsoSecondStep } from "./sso-sign-in";
 
 function describe(error: unknown, t: Translate): string {
   if (!(error instanceof SignInError)) return t("error.generic");
@@ -22,6 +24,8 @@ function describe(error: unknown, t: Translate): string {
       return t("signIn.expired");
     case "connection_not_allowed":
       return t("signIn.notAllowed");
+    case "directory_unavailable":
+      return t("signIn.directoryUnavailable");
     case "too_many_requests":
       return t("error.tooMany", { seconds: error.retryAfter ?? 60 });
     case "network_error":
@@ -36,6 +40,12 @@ export function SignInScreen({ platformName, next, expired, invited = false }: {
   const t = useT();
   const signIn = useSignIn(next);
   const [missing, setMissing] = useState(false);
+  const ssoFailure = useSsoFailure();
+  // A right password (or a single sign-on) for an account with a second factor: the second step follows.
+  const ssoStep = useSsoSecondStep();
+  const [stepDismissed, setStepDismissed] = useState(false);
+  const passwordStep = signIn.error instanceof SignInError && signIn.error.reason === "mfa_required" ? (signIn.error.secondStep ?? null) : null;
+  const secondStep = passwordStep ?? (stepDismissed ? null : ssoStep);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -50,12 +60,29 @@ export function SignInScreen({ platformName, next, expired, invited = false }: {
     ? { tone: "error" as const, message: t("signIn.missing") }
     : signIn.isError
       ? { tone: "error" as const, message: describe(signIn.error, t) }
-      : expired && signIn.isIdle
-        ? { tone: "info" as const, message: t("signIn.sessionEnded") }
-        : invited && signIn.isIdle
-          ? { tone: "success" as const, message: t("signIn.invited") }
-          : null;
+      : ssoFailure && signIn.isIdle
+        ? ssoFailure
+        : expired && signIn.isIdle
+          ? { tone: "info" as const, message: t("signIn.sessionEnded") }
+          : invited && signIn.isIdle
+            ? { tone: "success" as const, message: t("signIn.invited") }
+            : null;
   const busy = signIn.isPending || signIn.isSuccess;
+
+  if (secondStep) {
+    return (
+      <AuthCard platformName={platformName} title={t("mfa.stepTitle")}>
+        <MfaStep
+          step={secondStep}
+          next={next}
+          onBack={() => {
+            signIn.reset();
+            setStepDismissed(true);
+          }}
+        />
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard platformName={platformName} title={t("signIn.title")} intro={t("signIn.subtitle")}>
@@ -72,6 +99,7 @@ export function SignInScreen({ platformName, next, expired, invited = false }: {
           {busy ? t("signIn.submitting") : t("signIn.submit")}
         </Button>
       </form>
+      <SsoSignIn next={next} />
     </AuthCard>
   );
 }

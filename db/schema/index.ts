@@ -18,3 +18,6 @@ export * from "./shares";
 export * from "./stats";
 export * from "./signatures";
 export * from "./workflows";
+export * from "./identity";
+export * from "./mfa";
+export * from "./sso";

@@ -32,6 +32,8 @@ export const users = pgTable(
     role: smallint("role").notNull().default(1),
     canEditOptions: boolean("can_edit_options").notNull().default(true),
     ldap: boolean("ldap").notNull().default(false),
+    /** An administrator demands a second factor of this account (see also the platform's mfa_required). */
+    mfaRequired: boolean("mfa_required").notNull().default(false),
     privateRootId: integer("private_root_id"),
     pictureBlobId: text("picture_blob_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -53,6 +53,13 @@ export const configSchema = z.object({
   quota: z.number().int().min(0).nullable(),
   /** Create a group named after a user's organization and join the user to it. */
   organization_groups: z.boolean(),
+  /** Every account must set up a second factor (the API answers 401 mfa_enrollment_required until it has one). */
+  mfa_required: z.boolean(),
+  /** Which second factors people may set up (the User's can_mfa_* flags); those set up keep working. */
+  mfa_otp: z.boolean(),
+  /** SMS codes go through the platform's SMS provider (SMS_PROVIDER): switch on once it reaches phones. */
+  mfa_sms: z.boolean(),
+  mfa_webauthn: z.boolean(),
   features: featuresSchema,
   smtp: smtpSchema,
 });

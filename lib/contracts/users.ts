@@ -31,7 +31,13 @@ export const login = z
   .regex(/^[^\s/\\]+$/, "A login has no spaces or slashes");
 
 export const createUserBody = z.object({ login, password: z.string().min(1).max(1024), ...userFields });
-export const updateUserBody = z.object({ login: login.optional(), password: z.string().min(1).max(1024).optional(), ...userFields });
+export const updateUserBody = z.object({
+  login: login.optional(),
+  password: z.string().min(1).max(1024).optional(),
+  ...userFields,
+  /** Administrators only: the account must set up a second factor before anything else. */
+  mfa_required: z.boolean().optional(),
+});
 
 export const userParams = z.object({ userId: principalId });
 /** `alert`: mail the login and password to the user (on update, only when the password changes). */

@@ -6,6 +6,10 @@ const STATUS = {
   invalid_name: 400,
   invalid_json: 400,
   unauthorized: 401,
+  /** A right password for an account with a second factor: details {methods, mfa_token} (api.md). */
+  mfa_required: 401,
+  /** A second factor is demanded (user or platform) and none is set up yet: only enrolment is open. */
+  mfa_enrollment_required: 401,
   forbidden: 403,
   /** An OAuth2 token without the scope of the route's area (api.md, "OAuth2"). */
   insufficient_scope: 403,

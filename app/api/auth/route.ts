@@ -6,7 +6,8 @@ import { route } from "@/lib/server/http/route";
 
 export const runtime = "nodejs";
 
-const credentials = z.object({ user: z.string().min(1).max(255), password: z.string().min(1).max(1024) });
+// `code`: a TOTP code beside the password, for accounts with an authenticator app (api.md, second factors).
+const credentials = z.object({ user: z.string().min(1).max(255), password: z.string().min(1).max(1024), code: z.string().max(64).optional() });
 
 // POST /api/auth: connect, returns {token}
 export const POST = route({ auth: "none", body: credentials }, async ({ ctx, body }) => {

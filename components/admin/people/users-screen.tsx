@@ -13,6 +13,7 @@ import { htmlLang } from "@/lib/i18n/languages";
 import { useLanguage, useT } from "@/lib/i18n/provider";
 import { displayName, useAccount } from "@/lib/queries/account";
 import { groupsQuery, useDeleteUser, usersQuery, useUpdateUser, type AdminUser } from "@/lib/queries/admin-people";
+import { useResetUserMfa, useSetMfaRequired } from "@/lib/queries/mfa";
 import { PasswordDialog } from "./password-dialog";
 import { RowMenu } from "./row-menu";
 import styles from "./people.module.css";
@@ -22,7 +23,7 @@ import { UserDialog } from "./user-dialog";
 
 const LIMIT = 50;
 type Column = "name" | "role" | "quota" | "expire" | "last_login";
-type Open = { type: "create" } | { type: "edit" | "password" | "delete" | "deactivate"; user: AdminUser } | null;
+type Open = { type: "create" } | { type: "edit" | "password" | "delete" | "deactivate" | "resetMfa"; user: AdminUser } | null;
 
 const isExpired = (u: AdminUser) => u.expire !== null && new Date(u.expire).getTime() <= Date.now();
 
@@ -47,6 +48,8 @@ export function UsersScreen() {
   const groups = isManager ? (me?.manager_of ?? []) : (allGroups.data?.objects.map((g) => ({ id: g.id, login: g.login })) ?? []);
   const update = useUpdateUser();
   const remove = useDeleteUser();
+  const resetMfa = useResetUserMfa();
+  const requireMfa = useSetMfaRequired();
 
   const rows = useMemo(() => {
     const list = [...(users.data?.objects ?? [])];
@@ -71,6 +74,15 @@ export function UsersScreen() {
     try {
       await update.mutateAsync({ id: user.id, input: { active } });
       toast({ tone: "info", message: t(active ? "adminPeople.users.activated" : "adminPeople.users.deactivated", { name: displayName(user) }) });
+    } catch (e) {
+      toast({ tone: "error", message: describePeopleError(e, t) });
+    }
+  }
+
+  async function setMfaRequired(user: AdminUser, required: boolean) {
+    try {
+      await requireMfa.mutateAsync({ id: user.id, required });
+      toast({ tone: "info", message: t(required ? "adminPeople.users.mfaRequiredSet" : "adminPeople.users.mfaRequiredCleared", { name: displayName(user) }) });
     } catch (e) {
       toast({ tone: "error", message: describePeopleError(e, t) });
     }
@@ -186,6 +198,13 @@ export function UsersScreen() {
                             items={[
                               ...(u.ldap ? [] : [{ label: t("adminPeople.users.resetPassword"), onSelect: () => setOpen({ type: "password", user: u }) }]),
                               { label: t("adminPeople.users.options"), href: `/admin/options?target=${u.id}` },
+                              // Second factors: administrators demand them and reset them (lib/server/mfa).
+                              ...(me?.role === 3
+                                ? [
+                                    { label: t(u.mfa_required ? "adminPeople.users.mfaRequiredOff" : "adminPeople.users.mfaRequiredOn"), onSelect: () => void setMfaRequired(u, !u.mfa_required) },
+                                    ...(u.has_mfa_otp || u.has_mfa_sms || u.has_mfa_yubikey ? [{ label: t("adminPeople.users.resetMfa"), onSelect: () => setOpen({ type: "resetMfa", user: u }) }] : []),
+                                  ]
+                                : []),
                               ...(u.id === me?.id
                                 ? []
                                 : [
@@ -239,6 +258,18 @@ export function UsersScreen() {
           onConfirm={async () => {
             await update.mutateAsync({ id: open.user.id, input: { active: false } });
             toast({ tone: "info", message: t("adminPeople.users.deactivated", { name: displayName(open.user) }) });
+          }}
+        />
+      )}
+      {open?.type === "resetMfa" && (
+        <ConfirmDialog
+          title={t("adminPeople.users.resetMfaTitle", { name: displayName(open.user) })}
+          text={t("adminPeople.users.resetMfaText")}
+          confirmLabel={t("adminPeople.users.resetMfa")}
+          onClose={() => setOpen(null)}
+          onConfirm={async () => {
+            await resetMfa.mutateAsync(open.user.id);
+            toast({ tone: "info", message: t("adminPeople.users.mfaReset", { name: displayName(open.user) }) });
           }}
         />
       )}

@@ -23,7 +23,11 @@ type ProfileField = (typeof PROFILE_FIELDS)[number];
  */
 export async function updateAccount(ctx: AuthedCtx, input: UpdateAccountInput, acceptLanguage: string | null) {
   const user = ctx.actor.user;
-  if (user.ldap) throw forbidden("Unavailable for external-directory accounts");
+  if (user.ldap) {
+    // The directory owns these fields (and the password); the request names the ones it tried.
+    const fields = Object.keys(input).filter((k) => input[k as keyof UpdateAccountInput] !== undefined && k !== "old_password");
+    throw new AppError("forbidden", "Unavailable for external-directory accounts", { fields });
+  }
 
   // Fields sent back unchanged (a form posting everything) are not changes.
   const profile: Partial<Pick<User, ProfileField>> = {};

@@ -4,8 +4,12 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "@/db";
 import { sessions } from "@/db/schema";
 import { displayName } from "../audit/write-log";
+import { completeSignInBody, type MfaRequiredDetails } from "@/lib/contracts/mfa";
+import type { RequestInfo } from "../context";
 import { AppError } from "../errors";
 import { requestInfo } from "../http/route";
+import { completeSignIn } from "../mfa/complete-sign-in";
+import { relyingParty } from "../mfa/relying-party";
 import { connect } from "./connect";
 import { getAuthSecret } from "./secret";
 import { hashToken } from "./tokens";
@@ -14,7 +18,21 @@ import { hashToken } from "./tokens";
 const COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
 /** What the sign-in form learns when authorize fails, carried in next-auth's `?error=` parameter. */
-export type SignInFailure = "wrong_credentials" | "account_inactive" | "account_expired" | "too_many_requests" | "connection_not_allowed" | "internal_error";
+export type SignInFailure =
+  | "wrong_credentials"
+  | "account_inactive"
+  | "account_expired"
+  | "too_many_requests"
+  | "connection_not_allowed"
+  | "internal_error"
+  /** `mfa_required:<mfa_token>:<methods, comma separated>`: the password was right, a second step follows. */
+  | "mfa_required"
+  /** The second step's code or key was refused. */
+  | "wrong_code"
+  /** The second step came too late (5 minutes) or after too many wrong answers. */
+  | "mfa_expired"
+  /** The account's directory (LDAP, Active Directory) cannot be reached: not a wrong password. */
+  | "directory_unavailable";
 
 declare module "next-auth" {
   interface User {
@@ -51,14 +69,23 @@ async function buildOptions(): Promise<AuthOptions> {
     providers: [
       CredentialsProvider({
         name: "Coffre",
-        credentials: { login: { label: "Login", type: "text" }, password: { label: "Password", type: "password" } },
+        credentials: {
+          login: { label: "Login", type: "text" },
+          password: { label: "Password", type: "password" },
+          // The second step (lib/server/mfa): the token of the first, and a code or a security key's answer (JSON).
+          mfa_token: { label: "Sign-in token", type: "text" },
+          method: { label: "Method", type: "text" },
+          code: { label: "Code", type: "text" },
+          response: { label: "Security key response", type: "text" },
+        },
         async authorize(credentials, req) {
-          const user = String(credentials?.login ?? "").trim();
-          const password = String(credentials?.password ?? "");
-          if (!user || !password) throw new Error("wrong_credentials");
           const headers = new Headers();
           for (const [name, value] of Object.entries(req.headers ?? {})) if (typeof value === "string") headers.set(name, value);
           const request = requestInfo(new Request("http://coffre.invalid/api/auth/callback/credentials", { headers }));
+          if (credentials?.mfa_token) return secondStep(credentials, headers, request);
+          const user = String(credentials?.login ?? "").trim();
+          const password = String(credentials?.password ?? "");
+          if (!user || !password) throw new Error("wrong_credentials");
           try {
             const { token, user: signedIn } = await connect({ db: await getDb(), actor: null, request }, { user, password }, "web");
             return { id: String(signedIn.id), name: displayName(signedIn), sessionToken: token };
@@ -105,7 +132,42 @@ function setAuthUrl() {
   else process.env.AUTH_TRUST_HOST ||= "true";
 }
 
+/** The web sign-in's second step: the same service as POST /auth/mfa, opening a web session. */
+async function secondStep(credentials: Record<string, string | undefined>, headers: Headers, request: RequestInfo) {
+  const parsed = completeSignInBody.safeParse({
+    mfa_token: credentials.mfa_token,
+    method: credentials.method,
+    code: credentials.code || undefined,
+    response: credentials.response ? safeJson(credentials.response) : undefined,
+  });
+  if (!parsed.success) throw new Error("wrong_code");
+  try {
+    const rp = parsed.data.method === "webauthn" ? relyingParty(headers) : null;
+    const { token, user } = await completeSignIn({ db: await getDb(), actor: null, request }, parsed.data, { kind: "web", rp });
+    return { id: String(user.id), name: displayName(user), sessionToken: token };
+  } catch (error) {
+    throw new Error(describeFailure(error));
+  }
+}
+
+const safeJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
 function describeFailure(error: unknown): string {
+  if (error instanceof AppError && error.code === "mfa_required") {
+    const details = error.details as MfaRequiredDetails;
+    return `mfa_required:${details.mfa_token}:${details.methods.join(",")}`;
+  }
+  if (error instanceof AppError && error.code === "unauthorized") {
+    const reason = (error.details as { reason?: string } | undefined)?.reason;
+    if (reason === "wrong_code") return "wrong_code";
+    if (reason === "mfa_token_expired") return "mfa_expired";
+  }
   if (error instanceof AppError) {
     if (error.code === "too_many_requests") return `too_many_requests:${error.headers?.["Retry-After"] ?? ""}`;
     if (error.code === "unauthorized") {
@@ -117,6 +179,7 @@ function describeFailure(error: unknown): string {
     }
     // Connection options (address, day, hour, web blocked) refuse a right password with a 403.
     if (error.code === "forbidden") return "connection_not_allowed";
+    if (error.code === "service_unavailable") return "directory_unavailable";
   }
   console.error("[coffre] web sign-in failed:", error);
   return "internal_error";

@@ -17,6 +17,10 @@ export const DEFAULT_CONFIG: PlatformConfig = {
   trash_retention_days: 30,
   quota: null,
   organization_groups: false,
+  mfa_required: false,
+  mfa_otp: true,
+  mfa_sms: false,
+  mfa_webauthn: true,
   features: { trash: true, versioning: true, lock: true, direct_link: true, upload_link: true, edit: false, invitations: true },
   smtp: {
     smtp_host: "",

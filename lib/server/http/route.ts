@@ -4,6 +4,7 @@ import { applyAsId, authenticateToken } from "../auth/authenticate";
 import { assertScope } from "../auth/scopes";
 import { readWebSessionToken } from "../auth/web-session";
 import type { Actor, AuthedCtx, Ctx, RequestInfo } from "../context";
+import { assertSecondFactorEnrolled } from "../mfa/enforce-enrolment";
 import { AppError, toErrorResponse } from "../errors";
 import { neededScope } from "./api-areas";
 import { webBodySource, type BodySource } from "./body-source";
@@ -124,6 +125,7 @@ export async function authenticate(db: Db, req: Request, auth: Auth): Promise<Ac
   const session = await authenticateToken(db, token, requestInfo(req).ip);
   // OAuth2 tokens reach only the areas their scopes name (api.md, "OAuth2"), fast paths included.
   assertScope(session.scope, neededScope(req.method, new URL(req.url).pathname));
+  await assertSecondFactorEnrolled(db, session.user, req);
   const actor = await applyAsId(db, session, req.headers.get("asid") ?? req.headers.get("as"));
   if (auth === "admin" && actor.user.role !== 3) throw new AppError("forbidden", "Administrators only");
   return actor;

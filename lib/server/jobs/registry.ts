@@ -15,6 +15,8 @@ const HANDLERS: Record<string, () => Promise<JobHandler>> = {
   "stats.sample": async () => (await import("../stats/sample-stats")).sampleStatsJob,
   "signatures.complete": async () => (await import("../signatures/complete-signature-request")).completeSignatureJob,
   "signatures.tick": async () => (await import("../signatures/signatures-tick")).signaturesTickJob,
+  "identity.sync": async () => (await import("../identity/sync-directory")).syncIdentityJob,
+  "sso.purge": async () => (await import("../sso/purge-sso-accounts")).purgeSsoAccountsJob,
 };
 
 export async function handlerFor(kind: string): Promise<JobHandler | undefined> {

@@ -18,6 +18,11 @@ export const PERIODIC_JOBS: Array<{ kind: string; everyMs: () => number }> = [
   { kind: "stats.sample", everyMs: () => HOUR },
   // Signature requests: expiry and automatic reminders (lib/server/signatures/signatures-tick.ts).
   { kind: "signatures.tick", everyMs: () => HOUR },
+  // Directories (ldap, adds, domino): accounts, groups and memberships follow the directory (lib/server/identity/sync-directory.ts).
+  { kind: "identity.sync", everyMs: () => HOUR },
+  // OpenID Connect and SAML: accounts not signed in for their provider's purgeTime are deactivated, and
+  // unfinished sign-ins (rows any visitor can create) are forgotten (lib/server/sso/purge-sso-accounts.ts).
+  { kind: "sso.purge", everyMs: () => HOUR },
 ];
 
 /** First pass shortly after start (JOBS_FIRST_TICK_MS, default 30 s), then every few minutes or faster for short periods. */

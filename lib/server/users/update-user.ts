@@ -45,6 +45,7 @@ const FIELDS = {
   expire: "expire",
   can_edit_options: "canEditOptions",
   role: "role",
+  mfa_required: "mfaRequired",
 } as const satisfies Record<string, keyof User>;
 
 /**
@@ -62,9 +63,12 @@ export async function updateUser(ctx: AuthedCtx, userId: number, input: Input, o
     const password = input.password;
     const passwordChanged = password !== undefined;
 
-    if (target.ldap && (names.length > 0 || passwordChanged)) {
-      throw forbidden("This account comes from an external directory: only its groups may change");
+    // Second factors are Coffre's, not the directory's: mfa_required may change on any account.
+    if (target.ldap && (names.some((n) => n !== "mfa_required") || passwordChanged)) {
+      const refused = [...names.filter((n) => n !== "mfa_required"), ...(passwordChanged ? ["password"] : [])];
+      throw new AppError("forbidden", `This account comes from an external directory: only its groups may change (refused: ${refused.join(", ")})`, { fields: refused });
     }
+    if (managed && set.mfaRequired !== undefined) throw forbidden("Only administrators demand a second factor");
     if (managed && set.role !== undefined && set.role !== 1 && set.role !== 2) {
       throw forbidden("Managers may only give the roles external user and user");
     }

@@ -1,0 +1,19 @@
+import { codeBody, confirmBody } from "@/lib/contracts/mfa";
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { disableOtp } from "@/lib/server/mfa/disable-otp";
+import { enableOtp } from "@/lib/server/mfa/enable-otp";
+import { startOtp } from "@/lib/server/mfa/start-otp";
+
+export const runtime = "nodejs";
+
+// POST /api/account/mfa/otp: a pending TOTP secret → {secret, otpauth_url}
+export const POST = route({}, ({ ctx }) => startOtp(ctx));
+
+// PUT /api/account/mfa/otp: enables it with a first code {code} → the state (+ recovery_codes once)
+export const PUT = route({ body: codeBody }, ({ ctx, body }) => enableOtp(ctx, body.code));
+
+// DELETE /api/account/mfa/otp: removes it, confirmed by {code} or {password}
+export const DELETE = route({ body: confirmBody }, ({ ctx, body }) => disableOtp(ctx, body));
+
+export const { GET, PATCH } = otherMethods({ POST, PUT, DELETE });

@@ -1,0 +1,10 @@
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { readMfa } from "@/lib/server/mfa/read-mfa";
+
+export const runtime = "nodejs";
+
+// GET /api/account/mfa: the caller's second factors {otp, sms, webauthn: [{id, name, creation}], ...} (api.md)
+export const GET = route({}, ({ ctx }) => readMfa(ctx));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

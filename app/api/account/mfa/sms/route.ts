@@ -1,0 +1,19 @@
+import { codeBody, confirmBody, smsSetupBody } from "@/lib/contracts/mfa";
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { disableSms } from "@/lib/server/mfa/disable-sms";
+import { enableSms } from "@/lib/server/mfa/enable-sms";
+import { startSms } from "@/lib/server/mfa/start-sms";
+
+export const runtime = "nodejs";
+
+// POST /api/account/mfa/sms: texts a code to {phone} → {phone} (masked)
+export const POST = route({ body: smsSetupBody }, ({ ctx, body }) => startSms(ctx, body.phone));
+
+// PUT /api/account/mfa/sms: enables it with the code received {code} → the state (+ recovery_codes once)
+export const PUT = route({ body: codeBody }, ({ ctx, body }) => enableSms(ctx, body.code));
+
+// DELETE /api/account/mfa/sms: removes the phone, confirmed by {password} or a TOTP {code}
+export const DELETE = route({ body: confirmBody }, ({ ctx, body }) => disableSms(ctx, body));
+
+export const { GET, PATCH } = otherMethods({ POST, PUT, DELETE });

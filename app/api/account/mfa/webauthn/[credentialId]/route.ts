@@ -1,0 +1,11 @@
+import { webauthnParams } from "@/lib/contracts/mfa";
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { deleteWebauthn } from "@/lib/server/mfa/delete-webauthn";
+
+export const runtime = "nodejs";
+
+// DELETE /api/account/mfa/webauthn/(credentialId): removes one of the caller's security keys
+export const DELETE = route({ params: webauthnParams }, ({ ctx, params }) => deleteWebauthn(ctx, params.credentialId));
+
+export const { GET, POST, PUT, PATCH } = otherMethods({ DELETE });

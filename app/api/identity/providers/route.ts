@@ -1,0 +1,12 @@
+import { z } from "zod";
+import { otherMethods } from "@/lib/server/http/methods";
+import { route } from "@/lib/server/http/route";
+import { paging } from "@/lib/server/http/schemas";
+import { listIdentityProviders } from "@/lib/server/identity/list-identity-providers";
+
+export const runtime = "nodejs";
+
+// GET /api/identity/providers: every identity provider (administrators), in the list envelope
+export const GET = route({ auth: "admin", query: z.object({ ...paging }) }, ({ ctx, query }) => listIdentityProviders(ctx, query));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

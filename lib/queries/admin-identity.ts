@@ -1,0 +1,54 @@
+"use client";
+
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "@/lib/api-client";
+import type { IdentityProviderResponse, TestIdentityProviderResponse } from "@/lib/contracts/identity-providers";
+import type { Page } from "./admin-envelope";
+
+export type IdentityProvider = IdentityProviderResponse & Record<string, unknown>;
+export type ProviderForm = Record<string, unknown>;
+
+export const adminIdentityKeys = {
+  all: ["admin", "identity"] as const,
+  list: () => [...adminIdentityKeys.all, "list"] as const,
+};
+
+/** GET /api/identity/providers (every provider: a platform has a handful). `poll` while a synchronisation runs. */
+export const identityProvidersQuery = (poll = false) =>
+  queryOptions({
+    queryKey: adminIdentityKeys.list(),
+    queryFn: () => api.get<Page<IdentityProvider>>("/api/identity/providers?nb_objects=1000"),
+    refetchInterval: poll ? 2000 : false,
+  });
+
+function useInvalidate() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: adminIdentityKeys.all });
+}
+
+export function useSaveProvider() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ id, form }: { id?: string; form: ProviderForm }) =>
+      id ? api.put<IdentityProvider>(`/api/identity/provider/${encodeURIComponent(id)}`, form) : api.post<IdentityProvider>("/api/identity/provider", form),
+    onSettled: invalidate,
+  });
+}
+
+export function useDeleteProvider() {
+  const invalidate = useInvalidate();
+  return useMutation({ mutationFn: (id: string) => api.delete(`/api/identity/provider/${encodeURIComponent(id)}`), onSettled: invalidate });
+}
+
+/** POST /api/identity/provider/test: a configuration (with `id`, stored secrets fill the blanks), never saved. */
+export function useTestProvider() {
+  return useMutation({ mutationFn: (form: ProviderForm) => api.post<TestIdentityProviderResponse>("/api/identity/provider/test", form) });
+}
+
+export function useSyncProvider() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (id: string) => api.post<{ job_id: number; provider_id: string; status: string }>(`/api/identity/provider/${encodeURIComponent(id)}/sync`),
+    onSettled: invalidate,
+  });
+}

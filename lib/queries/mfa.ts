@@ -1,0 +1,84 @@
+"use client";
+
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { startAuthentication, startRegistration, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import { api, signInWithSecondFactor } from "@/lib/api-client";
+import type { MfaState } from "@/lib/contracts/mfa";
+import { accountKeys } from "./account";
+import { peopleKeys } from "./admin-people";
+
+export type { MfaState };
+export type EnableResult = MfaState & { recovery_codes?: string[] };
+/** How the owner confirms a removal: the password, or a current code of the authenticator app. */
+export type Confirmation = { password: string } | { code: string };
+
+export const mfaKeys = { state: ["mfa", "state"] as const };
+
+export const mfaStateQuery = () => queryOptions({ queryKey: mfaKeys.state, queryFn: () => api.get<MfaState>("/api/account/mfa") });
+export const useMfaState = () => useQuery(mfaStateQuery());
+
+/** Every change answers the new state; the account's has_mfa_* flags change with it. */
+function useMfaMutation<I, R>(fn: (input: I) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: async (result) => {
+      if (result && typeof result === "object" && "otp" in result) queryClient.setQueryData(mfaKeys.state, result as unknown as MfaState);
+      else await queryClient.invalidateQueries({ queryKey: mfaKeys.state });
+      await queryClient.invalidateQueries({ queryKey: accountKeys.me() });
+    },
+  });
+}
+
+/** POST /api/account/mfa/otp: a pending secret and its otpauth:// address (for the QR code). */
+export const useStartOtp = () => useMutation({ mutationFn: () => api.post<{ secret: string; otpauth_url: string }>("/api/account/mfa/otp") });
+export const useEnableOtp = () => useMfaMutation((code: string) => api.put<EnableResult>("/api/account/mfa/otp", { code }));
+export const useDisableOtp = () => useMfaMutation((confirm: Confirmation) => api.delete<MfaState>("/api/account/mfa/otp", confirm));
+
+/** POST /api/account/mfa/sms: texts a code to the number; answers it masked. */
+export const useStartSms = () => useMutation({ mutationFn: (phone: string) => api.post<{ phone: string }>("/api/account/mfa/sms", { phone }) });
+export const useEnableSms = () => useMfaMutation((code: string) => api.put<EnableResult>("/api/account/mfa/sms", { code }));
+export const useDisableSms = () => useMfaMutation((confirm: Confirmation) => api.delete<MfaState>("/api/account/mfa/sms", confirm));
+
+/** Registers this browser's security key under a name: options from the server, the key's answer back. */
+export const useAddSecurityKey = () =>
+  useMfaMutation(async (name: string) => {
+    const options = await api.post<PublicKeyCredentialCreationOptionsJSON>("/api/account/mfa/webauthn/options");
+    const response = await startRegistration({ optionsJSON: options });
+    return api.post<{ id: number; name: string; recovery_codes?: string[] }>("/api/account/mfa/webauthn", { name, response });
+  });
+export const useRemoveSecurityKey = () => useMfaMutation((id: number) => api.delete(`/api/account/mfa/webauthn/${id}`));
+
+export const useRegenerateRecoveryCodes = () => useMfaMutation((confirm: Confirmation) => api.post<{ recovery_codes: string[] }>("/api/account/mfa/recovery", confirm));
+
+/** DELETE /api/user/(id)/mfa (administrators): removes every second factor of an account. */
+export function useResetUserMfa() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: (id: string) => api.delete(`/api/user/${id}/mfa`), onSuccess: () => queryClient.invalidateQueries({ queryKey: peopleKeys.users }) });
+}
+
+/** PUT /api/user/(id) {mfa_required} (administrators): demand a second factor of an account, or stop. */
+export function useSetMfaRequired() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, required }: { id: string; required: boolean }) => api.put(`/api/user/${id}`, { mfa_required: required }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: peopleKeys.users }),
+  });
+}
+
+/** The web sign-in's second step. After it, a full page load, as after any sign-in. */
+export function useSecondStep(next: string) {
+  return useMutation({
+    mutationFn: signInWithSecondFactor,
+    onSuccess: () => window.location.assign(next),
+  });
+}
+
+/** Texts the code of a sign-in waiting for its second step. */
+export const useSendSignInCode = () => useMutation({ mutationFn: (mfaToken: string) => api.post<{ phone: string }>("/api/auth/mfa/sms", { mfa_token: mfaToken }) });
+
+/** Asks this browser's security key to sign the sign-in's challenge. */
+export async function securityKeyAnswer(mfaToken: string) {
+  const options = await api.post<PublicKeyCredentialRequestOptionsJSON>("/api/auth/mfa/webauthn/options", { mfa_token: mfaToken });
+  return startAuthentication({ optionsJSON: options });
+}
