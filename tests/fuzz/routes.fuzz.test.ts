@@ -1,10 +1,9 @@
-import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { NextRequest } from "next/server";
-import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, getDb, rows, sql } from "@/db";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb, rows, sql } from "@/db";
 import { createAdmin, createTestUser, type TestUser } from "../helpers/factories";
+import { onOwnDatabase } from "../helpers/own-database";
 import { listRoutes, type RouteModule } from "./route-catalogue";
 
 // Malformed input on every route: never a 5xx, always the contract's error body, and a refused
@@ -117,32 +116,13 @@ const request = fc.record({
 
 let admin: TestUser;
 let user: TestUser;
-let dbName = "";
-let adminPg: ReturnType<typeof postgres> | undefined;
+// A database of our own: other test files share theirs and change it concurrently.
+onOwnDatabase("coffre_fuzz");
 
 beforeAll(async () => {
-  if (process.env.DATABASE_URL) {
-    // A database of our own: other test files share theirs and change it concurrently.
-    await closeDb();
-    const base = new URL(process.env.DATABASE_URL);
-    dbName = `coffre_fuzz_${randomBytes(4).toString("hex")}`;
-    adminPg = postgres(base.toString(), { max: 1, onnotice: () => {} });
-    await adminPg.unsafe(`CREATE DATABASE ${dbName}`);
-    base.pathname = `/${dbName}`;
-    process.env.DATABASE_URL = base.toString();
-  }
-  await getDb();
   admin = await createAdmin();
   user = await createTestUser();
 }, 120_000);
-
-afterAll(async () => {
-  await closeDb();
-  if (adminPg && dbName) {
-    await adminPg.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await adminPg.end();
-  }
-});
 
 async function digest(): Promise<string> {
   const db = await getDb();

@@ -42,7 +42,7 @@ describe("page security headers", () => {
   });
 
   it("send no referrer from pages whose URL carries a secret", () => {
-    for (const path of ["/s/abc", "/d/abc", "/invite/abc", "/reset-password/token", "/reset-password"]) expect(referrerPolicyFor(path), path).toBe("no-referrer");
+    for (const path of ["/s/abc", "/d/abc", "/invite/abc", "/reset-password/token", "/reset-password", "/sign/1.abc.def", "/workflow/1.abc"]) expect(referrerPolicyFor(path), path).toBe("no-referrer");
     for (const path of ["/", "/files/12", "/login", "/login/forgot-password", "/links", "/settings/s/x", "/sx"]) expect(referrerPolicyFor(path), path).toBe("strict-origin-when-cross-origin");
   });
 

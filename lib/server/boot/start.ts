@@ -1,4 +1,5 @@
 import { getDb } from "@/db";
+import { getAuthSecret } from "../auth/secret";
 import { startWorker } from "../jobs/worker";
 import { ensureFirstAdmin } from "./ensure-first-admin";
 
@@ -12,6 +13,9 @@ export async function startServer() {
     try {
       const db = await getDb();
       await ensureFirstAdmin(db);
+      // Read once here, outside any transaction: on PGlite (one connection) a first read from
+      // inside one (signing links are made in the activation's transaction) would wait forever.
+      await getAuthSecret();
       break;
     } catch (error) {
       console.error(`[coffre] start-up attempt ${attempt} failed: ${(error as Error).message}; retrying in 2 s`);

@@ -21,7 +21,7 @@ export type PageHeaderOptions = {
  * Public link pages carry their secret in the URL (/s/<key>, /d/<key>, /invite/<key>,
  * /reset-password/<token>): no referrer at all leaves them, not even the origin-only one.
  */
-const SECRET_URL_PREFIXES = ["/s/", "/d/", "/invite/", "/reset-password"];
+const SECRET_URL_PREFIXES = ["/s/", "/d/", "/invite/", "/reset-password", "/sign/", "/workflow/"];
 
 export const PAGE_REFERRER_POLICY = "strict-origin-when-cross-origin";
 export const SECRET_PAGE_REFERRER_POLICY = "no-referrer";

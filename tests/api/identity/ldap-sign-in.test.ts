@@ -9,6 +9,7 @@ import { authenticateToken } from "@/lib/server/auth/authenticate";
 import { getAuthOptions } from "@/lib/server/auth/next-auth-options";
 import { syncDirectory } from "@/lib/server/identity/sync-directory";
 import { createAdmin, createTestGroup, createTestUser, PASSWORD, reloadUser } from "../../helpers/factories";
+import { onOwnDatabase } from "../../helpers/own-database";
 import { call, expectError } from "../../helpers/http";
 import { groupDn, type Slapd, startSlapd, userDn } from "../../helpers/slapd";
 import { createProvider, ldapBody, removeProviders, setProviderEnabled, signIn } from "./identity-helpers";
@@ -16,6 +17,9 @@ import { createProvider, ldapBody, removeProviders, setProviderEnabled, signIn }
 let slapd: Slapd;
 let admin: Awaited<ReturnType<typeof createAdmin>>;
 let providerId = "";
+// Directories made unreachable here would turn other files' unknown logins into 503s: a database of its own.
+onOwnDatabase("coffre_ldap");
+
 beforeAll(async () => {
   slapd = await startSlapd();
   admin = await createAdmin();

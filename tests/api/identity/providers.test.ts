@@ -12,12 +12,16 @@ import { identityProviders } from "@/db/schema";
 import { identityProviderResponse, testFailureResponse } from "@/lib/contracts/identity-providers";
 import { decryptSecrets } from "@/lib/server/identity/secrets";
 import { createAdmin, createTestUser, latestLog, unique } from "../../helpers/factories";
+import { onOwnDatabase } from "../../helpers/own-database";
 import { call, expectError } from "../../helpers/http";
 import { expectAuthRequired } from "../../helpers/security";
 import { type Slapd, startSlapd } from "../../helpers/slapd";
 import { createProvider, ldapBody, removeProviders, trackProvider } from "./identity-helpers";
 
 let slapd: Slapd;
+// Directories made unreachable here would turn other files' unknown logins into 503s: a database of its own.
+onOwnDatabase("coffre_idp");
+
 beforeAll(async () => {
   slapd = await startSlapd({ tls: true });
 }, 60_000);

@@ -10,6 +10,7 @@ import { PERIODIC_JOBS } from "@/lib/server/jobs/scheduler";
 import { handlerFor } from "@/lib/server/jobs/registry";
 import { syncDirectory, syncIdentityJob } from "@/lib/server/identity/sync-directory";
 import { createAdmin } from "../../helpers/factories";
+import { onOwnDatabase } from "../../helpers/own-database";
 import { call, expectError } from "../../helpers/http";
 import { runJobsUntil } from "../../helpers/jobs";
 import { groupDn, type Slapd, startSlapd, userDn } from "../../helpers/slapd";
@@ -18,6 +19,9 @@ import { createProvider, ldapBody, removeProviders, signIn } from "./identity-he
 let slapd: Slapd;
 let admin: Awaited<ReturnType<typeof createAdmin>>;
 let providerId = "";
+// Directories made unreachable here would turn other files' unknown logins into 503s: a database of its own.
+onOwnDatabase("coffre_ldapsync");
+
 beforeAll(async () => {
   slapd = await startSlapd();
   admin = await createAdmin();

@@ -1,39 +1,18 @@
-import { randomBytes } from "node:crypto";
-import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import * as mfaRoute from "@/app/api/account/mfa/route";
 import * as configRoute from "@/app/api/config/route";
 import * as foldersRoute from "@/app/api/folders/route";
-import { closeDb, getDb } from "@/db";
 import { createAdmin, createTestUser } from "../../helpers/factories";
+import { onOwnDatabase } from "../../helpers/own-database";
 import { call, expectError } from "../../helpers/http";
 import { enrolOtp, setConfig } from "./mfa-helpers";
 
 // Forcing second factors platform-wide would lock every other test file out of the shared
 // database: this file runs on a database of its own (as the route fuzzer does).
-let dbName = "";
-let adminPg: ReturnType<typeof postgres> | undefined;
-
-beforeAll(async () => {
-  if (process.env.DATABASE_URL) {
-    await closeDb();
-    const base = new URL(process.env.DATABASE_URL);
-    dbName = `coffre_mfa_${randomBytes(4).toString("hex")}`;
-    adminPg = postgres(base.toString(), { max: 1, onnotice: () => {} });
-    await adminPg.unsafe(`CREATE DATABASE ${dbName}`);
-    base.pathname = `/${dbName}`;
-    process.env.DATABASE_URL = base.toString();
-  }
-  await getDb();
-}, 120_000);
+onOwnDatabase("coffre_mfa");
 
 afterAll(async () => {
   await setConfig({ mfa_required: false });
-  await closeDb();
-  if (adminPg && dbName) {
-    await adminPg.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await adminPg.end();
-  }
 });
 
 describe("platform-wide forcing (config mfa_required)", () => {

@@ -91,7 +91,7 @@ describe("scopes on the fast paths (real HTTP on the Node handlers server.ts mou
       expect(refused.status).toBe(403);
       expect(refused.headers.get("www-authenticate")).toBe('Bearer error="insufficient_scope", scope="files.read"');
       const allowed = await get(await tokenWithScope(owner.id, "files.read"));
-      expect(allowed.status).toBe(200);
+      expect(allowed.status, await allowed.clone().text()).toBe(200);
       expect(await allowed.text()).toBe("scoped bytes");
 
       const form = new FormData();
