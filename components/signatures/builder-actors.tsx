@@ -138,7 +138,7 @@ export function BuilderActors({ request }: { request: SignatureResponse }) {
         <TextField label={t("signatures.actors.lastName")} value={draft.last_name} onChange={set("last_name")} autoComplete="off" maxLength={100} error={errorOf("last_name")} />
         <TextField label={t("signatures.actors.email")} type="email" value={draft.email} onChange={set("email")} autoComplete="off" maxLength={320} error={errorOf("email")} />
         {draft.type === "signer" && (
-          <TextField label={t("signatures.actors.phone")} hint={t("signatures.actors.phoneHint")} type="tel" value={draft.phone} onChange={set("phone")} autoComplete="off" maxLength={24} error={errorOf("phone")} />
+          <TextField className={styles.wideCell} label={t("signatures.actors.phone")} hint={t("signatures.actors.phoneHint")} type="tel" value={draft.phone} onChange={set("phone")} autoComplete="off" maxLength={24} error={errorOf("phone")} />
         )}
         <div className={styles.formEnd}>
           <Button type="submit" variant="secondary" disabled={addActor.isPending}>

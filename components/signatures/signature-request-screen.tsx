@@ -94,7 +94,7 @@ function RequestView({ request }: { request: SignatureResponse }) {
             <dd>{request.expiration_date ? formatDate(request.expiration_date, locale) : t("signatures.request.noExpiry")}</dd>
           </div>
           <div>
-            <dt>{t("signatures.settings.reminders")}</dt>
+            <dt>{t("signatures.request.reminders")}</dt>
             <dd>{request.reminder_day ? t("signatures.request.everyDays", { days: request.reminder_day }) : t("signatures.request.noReminders")}</dd>
           </div>
           {request.completed_at && (
