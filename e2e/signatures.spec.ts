@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Download, type Page } from "@playwright/test";
 import { pdfWithText } from "./fixtures";
-import { adminApi, screenshot, seedFolder, signInAsAdmin } from "./helpers";
+import { adminApi, createUser, screenshot, seedFolder, signIn, signInAsAdmin } from "./helpers";
 import { receivedMails, type E2eMail } from "./mailbox";
 
 const suffix = () => Math.random().toString(36).slice(2, 7);
@@ -49,6 +49,15 @@ async function signingCodeFor(address: string, after: number): Promise<string> {
   return code!;
 }
 
+/** Messages of the page that say the Content-Security-Policy refused something (pdf.js, its worker, fonts). */
+function watchCsp(page: Page): string[] {
+  const refused: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) refused.push(message.text());
+  });
+  return refused;
+}
+
 /** axe-core's serious and critical findings, as in accessibility.spec.ts. */
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -84,6 +93,7 @@ test("a PDF is sent for signature from the file browser, signed with a drawn sig
   const signer = `ada.${suffix()}@outside.test`;
 
   // The administrator uploads the PDF through the browser.
+  const builderRefused = watchCsp(page);
   await signInAsAdmin(page);
   await page.goto(`/files/${folder.id}`);
   // The list is drawn by the client: once it says the folder is empty, the drop zone listens.
@@ -129,6 +139,7 @@ test("a PDF is sent for signature from the file browser, signed with a drawn sig
   await screenshot(page, "signature-builder", { fullPage: true });
   expect(await seriousViolations(page), "builder").toEqual([]);
 
+  expect(builderRefused).toEqual([]);
   await page.getByTestId("send-request").click();
   await expect(page).toHaveURL(new RegExp(`/signatures/${requestId}$`));
   await expect(page.getByTestId("request-status")).toHaveText("In progress");
@@ -139,6 +150,7 @@ test("a PDF is sent for signature from the file browser, signed with a drawn sig
   // The signer opens the mailed link in a browser with no session.
   const link = await signingLinkFor(signer);
   const visitor = await (await browser.newContext()).newPage();
+  const refused = watchCsp(visitor);
   await visitor.goto(link);
   await expect(visitor.getByRole("heading", { level: 1 })).toHaveText(`Lease ${folderName}`);
   await expect(visitor.getByRole("navigation", { name: "Main navigation" })).toHaveCount(0);
@@ -166,6 +178,8 @@ test("a PDF is sent for signature from the file browser, signed with a drawn sig
   await visitor.getByTestId("sign-submit").click();
   await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("Thank you, your signature is recorded");
   await screenshot(visitor, "sign-done");
+  // pdf.js, its worker and the signature script font work within the pages' policy as it is.
+  expect(refused).toEqual([]);
 
   // The link worked once.
   await visitor.goto(link);
@@ -347,4 +361,48 @@ test("advanced level, keyboard alone: a signer checks a box, fills a text, types
   expect(values.text).toBe("Arlington");
   expect(String(values.checkbox)).toBe("true");
   await end();
+});
+
+test("a person with an account, found from the builder, finds the request in Received and signs it there", async ({ page, browser, request }) => {
+  test.setTimeout(120_000);
+  const lastname = `Johnson${suffix()}`;
+  const colleague = await createUser(request, { firstname: "Katherine", lastname, email: `${lastname.toLowerCase()}@coffre.test` });
+  const folder = await seedFolder(request, `Memo ${suffix()}`, [{ name: "memo.pdf", mimeType: "application/pdf", buffer: pdfWithText("Internal memo") }]);
+  const { headers, end } = await adminApi(request);
+  const content = await (await request.get(`/api/folder/${folder.id}?depth=0`, { headers })).json();
+  const name = `Memo ${suffix()}`;
+  const created = await (await request.post("/api/signatures", { headers, data: { name } })).json();
+  expect((await request.post(`/api/signatures/${created.id}/documents/${content.content.files[0].id}`, { headers, data: {} })).status()).toBe(201);
+  await end();
+
+  await signInAsAdmin(page);
+  await page.goto(`/signatures/${created.id}/edit`);
+  await page.getByLabel("Or find someone with an account here").fill(lastname);
+  await page.getByRole("button", { name: `Add Katherine ${lastname} as Signer` }).click();
+  await expect(page.getByTestId("builder-actor")).toContainText(`Katherine ${lastname}`);
+  await page.getByRole("button", { name: "Add a Signature field" }).press("Enter");
+  await expect(page.getByTestId("placed-field")).toHaveCount(1);
+  await page.getByTestId("send-request").click();
+  await expect(page.getByTestId("request-status")).toHaveText("In progress");
+
+  const colleaguePage = await (await browser.newContext()).newPage();
+  await signIn(colleaguePage, colleague.password, colleague.login);
+  await expect(colleaguePage).toHaveURL("/");
+  await colleaguePage.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Signatures" }).click();
+  await colleaguePage.getByRole("button", { name: "Received" }).click();
+  const received = row(colleaguePage, name);
+  await expect(received.getByTestId("actor-status")).toHaveText("Invited");
+  await screenshot(colleaguePage, "signatures-received");
+  await received.getByRole("link", { name: `Sign “${name}”` }).click();
+  await expect(colleaguePage.getByRole("heading", { level: 1 })).toHaveText(name);
+  await colleaguePage.getByRole("button", { name: "Create my signature" }).click();
+  const pad = colleaguePage.getByRole("dialog", { name: "Your signature" });
+  await pad.getByRole("button", { name: "Type" }).click();
+  await expect(pad.getByLabel("Your name as signature")).toHaveValue(`Katherine ${lastname}`);
+  await pad.getByRole("button", { name: "Use this signature" }).click();
+  await colleaguePage.getByTestId("sign-submit").click();
+  await expect(colleaguePage.getByRole("heading", { level: 1 })).toHaveText("Thank you, your signature is recorded");
+  await colleaguePage.context().close();
+
+  await expect(page.getByTestId("request-status")).toHaveText("Signed", { timeout: 90_000 });
 });
