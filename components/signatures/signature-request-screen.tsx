@@ -185,6 +185,20 @@ function RequestView({ request }: { request: SignatureResponse }) {
         </div>
       </section>
 
+      {request.children && request.children.length > 0 && (
+        <section className={styles.block} aria-labelledby="request-children">
+          <h2 id="request-children">{t("signatures.request.children")}</h2>
+          <ul className={styles.documentList}>
+            {request.children.map((child) => (
+              <li key={child.id} className={styles.documentRow}>
+                <Link href={`/signatures/${child.id}`}>{child.name}</Link>
+                <RequestStatusChip status={child.status} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
       <section className={styles.block} aria-labelledby="request-documents">
         <h2 id="request-documents">{t("signatures.builder.documents")}</h2>
         <ul className={styles.documentList}>

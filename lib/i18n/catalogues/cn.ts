@@ -1054,6 +1054,7 @@ export const cn: Partial<Messages> = {
   "signatures.request.cancelText": "“{name}”的链接将立即失效，任何人都无法再签署。此操作无法撤销。",
   "signatures.request.keep": "保留",
   "signatures.request.cancelled": "请求已取消。",
+  "signatures.request.children": "每位签署人一个请求",
   "signatures.request.actors": "人员",
   "signatures.request.order": "顺序",
   "signatures.request.actor": "人员",

@@ -1054,6 +1054,7 @@ export const de: Partial<Messages> = {
   "signatures.request.cancelText": "Die Links von „{name}“ funktionieren sofort nicht mehr und niemand kann mehr unterschreiben. Dies kann nicht rückgängig gemacht werden.",
   "signatures.request.keep": "Behalten",
   "signatures.request.cancelled": "Die Anfrage wurde storniert.",
+  "signatures.request.children": "Eine Anfrage pro Unterzeichner",
   "signatures.request.actors": "Personen",
   "signatures.request.order": "Reihenfolge",
   "signatures.request.actor": "Person",

@@ -1039,6 +1039,7 @@ export const en = {
   "signatures.request.cancelText": "The links of “{name}” stop working at once and nobody can sign any more. This cannot be undone.",
   "signatures.request.keep": "Keep it",
   "signatures.request.cancelled": "The request was cancelled.",
+  "signatures.request.children": "One request per signer",
   "signatures.request.actors": "People",
   "signatures.request.order": "Order",
   "signatures.request.actor": "Person",

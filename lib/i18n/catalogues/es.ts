@@ -1054,6 +1054,7 @@ export const es: Partial<Messages> = {
   "signatures.request.cancelText": "Los enlaces de «{name}» dejan de funcionar de inmediato y nadie podrá firmar. No se puede deshacer.",
   "signatures.request.keep": "Conservarla",
   "signatures.request.cancelled": "La solicitud se canceló.",
+  "signatures.request.children": "Una solicitud por firmante",
   "signatures.request.actors": "Personas",
   "signatures.request.order": "Orden",
   "signatures.request.actor": "Persona",

@@ -1039,6 +1039,7 @@ export const fr: Messages = {
   "signatures.request.cancelText": "Les liens de « {name} » cessent aussitôt de fonctionner et plus personne ne peut signer. C’est irréversible.",
   "signatures.request.keep": "La garder",
   "signatures.request.cancelled": "La demande a été annulée.",
+  "signatures.request.children": "Une demande par signataire",
   "signatures.request.actors": "Personnes",
   "signatures.request.order": "Ordre",
   "signatures.request.actor": "Personne",

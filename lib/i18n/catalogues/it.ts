@@ -1054,6 +1054,7 @@ export const it: Partial<Messages> = {
   "signatures.request.cancelText": "I link di «{name}» smettono subito di funzionare e nessuno potrà più firmare. Non si può annullare.",
   "signatures.request.keep": "Mantienila",
   "signatures.request.cancelled": "La richiesta è stata annullata.",
+  "signatures.request.children": "Una richiesta per firmatario",
   "signatures.request.actors": "Persone",
   "signatures.request.order": "Ordine",
   "signatures.request.actor": "Persona",

@@ -1054,6 +1054,7 @@ export const pt: Partial<Messages> = {
   "signatures.request.cancelText": "Os links de “{name}” deixam de funcionar imediatamente e ninguém mais poderá assinar. Isso não pode ser desfeito.",
   "signatures.request.keep": "Manter",
   "signatures.request.cancelled": "A solicitação foi cancelada.",
+  "signatures.request.children": "Uma solicitação por signatário",
   "signatures.request.actors": "Pessoas",
   "signatures.request.order": "Ordem",
   "signatures.request.actor": "Pessoa",
