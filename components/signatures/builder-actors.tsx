@@ -1,6 +1,7 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { FormStatus, type Status } from "@/components/ui/form-status";
 import { Select } from "@/components/ui/select";
@@ -8,7 +9,8 @@ import { TextField } from "@/components/ui/text-field";
 import { ApiError } from "@/lib/api-client";
 import { ACTOR_TYPES, type ActorType } from "@/lib/contracts/signatures";
 import { useT } from "@/lib/i18n/provider";
-import { useAddActor, useDeleteActor, useSwapActors, useUpdateSignature, type SignatureResponse } from "@/lib/queries/signatures";
+import { accountQuery } from "@/lib/queries/account";
+import { platformPeopleQuery, useAddActor, useAddPlatformActor, useDeleteActor, useSwapActors, useUpdateSignature, type SignatureResponse } from "@/lib/queries/signatures";
 import { describeSignatureError } from "./describe-error";
 import { ACTOR_TYPE_LABELS } from "./status-chip";
 import styles from "./signatures.module.css";
@@ -138,7 +140,7 @@ export function BuilderActors({ request }: { request: SignatureResponse }) {
         <TextField label={t("signatures.actors.lastName")} value={draft.last_name} onChange={set("last_name")} autoComplete="off" maxLength={100} error={errorOf("last_name")} />
         <TextField label={t("signatures.actors.email")} type="email" value={draft.email} onChange={set("email")} autoComplete="off" maxLength={320} error={errorOf("email")} />
         {draft.type === "signer" && (
-          <TextField label={t("signatures.actors.phone")} hint={t("signatures.actors.phoneHint")} type="tel" value={draft.phone} onChange={set("phone")} autoComplete="off" maxLength={24} error={errorOf("phone")} />
+          <TextField className={styles.wideCell} label={t("signatures.actors.phone")} hint={t("signatures.actors.phoneHint")} type="tel" value={draft.phone} onChange={set("phone")} autoComplete="off" maxLength={24} error={errorOf("phone")} />
         )}
         <div className={styles.formEnd}>
           <Button type="submit" variant="secondary" disabled={addActor.isPending}>
@@ -146,7 +148,67 @@ export function BuilderActors({ request }: { request: SignatureResponse }) {
           </Button>
         </div>
       </form>
+      <PlatformPeople requestId={request.id} type={draft.type} onStatus={setStatus} />
       <FormStatus status={status} />
+    </div>
+  );
+}
+
+/**
+ * People with an account here, found by name, login or address and added by their account: the
+ * request then shows in their "Received" list, where they can sign it. Not offered to external
+ * accounts, which may not search the directory.
+ */
+function PlatformPeople({ requestId, type, onStatus }: { requestId: number; type: ActorType; onStatus: (status: Status) => void }) {
+  const t = useT();
+  const account = useQuery(accountQuery());
+  const [search, setSearch] = useState("");
+  const [debounced, setDebounced] = useState("");
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(search), 250);
+    return () => clearTimeout(timer);
+  }, [search]);
+  const people = useQuery({ ...platformPeopleQuery(debounced), enabled: debounced.trim().length >= 3 && account.data !== undefined && account.data.role !== 1 });
+  const add = useAddPlatformActor(requestId);
+  if (!account.data || account.data.role === 1) return null;
+  const typeLabel = t(ACTOR_TYPE_LABELS[type]);
+  return (
+    <div className={styles.peopleSearch}>
+      <TextField type="search" label={t("signatures.actors.search")} hint={t("signatures.actors.searchHint")} value={search} onChange={(e) => setSearch(e.target.value)} autoComplete="off" />
+      {people.isError && <p className={styles.muted}>{describeSignatureError(people.error, t)}</p>}
+      {people.data && people.data.length === 0 && <p className={styles.muted}>{t("signatures.actors.noMatch")}</p>}
+      {people.data && people.data.length > 0 && (
+        <ul className={styles.peopleList} aria-label={t("signatures.actors.matches")}>
+          {people.data.map((person) => (
+            <li key={person.id} className={styles.personRow}>
+              <span className={styles.actorText}>
+                <strong>{person.name}</strong>
+                <span className={styles.muted}>{person.email}</span>
+              </span>
+              <Button
+                size="small"
+                variant="secondary"
+                disabled={add.isPending}
+                aria-label={t("signatures.actors.addPerson", { name: person.name, type: typeLabel })}
+                onClick={() =>
+                  add.mutate(
+                    { type, userId: person.id },
+                    {
+                      onSuccess: () => {
+                        setSearch("");
+                        onStatus({ tone: "success", message: t("signatures.actors.added", { name: person.name }) });
+                      },
+                      onError: (e) => onStatus({ tone: "error", message: describeSignatureError(e, t) }),
+                    },
+                  )
+                }
+              >
+                {t("signatures.actors.addAs", { type: typeLabel })}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

@@ -94,9 +94,22 @@ export function FieldEditor({ request }: { request: SignatureResponse }) {
     [],
   );
 
-  function focusField(id: number) {
-    requestAnimationFrame(() => overlay.current?.querySelector<HTMLElement>(`[data-field-id="${id}"]`)?.focus());
+  /** A keyboard move still waiting is dropped when the form saves the same field, or the field is removed. */
+  function dropNudge(fieldId: number) {
+    if (nudge.current?.id !== fieldId) return;
+    clearTimeout(nudge.current.timer);
+    nudge.current = null;
   }
+
+  // A field just added takes the focus once it is drawn (after the request's refetch renders it).
+  const [focusPending, setFocusPending] = useState<number | null>(null);
+  useEffect(() => {
+    if (focusPending === null) return;
+    const element = overlay.current?.querySelector<HTMLElement>(`[data-field-id="${focusPending}"]`);
+    if (!element) return;
+    element.focus();
+    setFocusPending(null);
+  }, [focusPending, request]);
 
   function add(type: FieldType, center?: { x: number; y: number }) {
     if (!document || signerId === null) return;
@@ -116,7 +129,7 @@ export function FieldEditor({ request }: { request: SignatureResponse }) {
         onSuccess: (created) => {
           setSelectedId(created.id);
           setStatus({ tone: "success", message: t("signatures.fields.added", { type: t(FIELD_LABELS[type]), page }) });
-          focusField(created.id);
+          setFocusPending(created.id);
         },
         onError: fail,
       },
@@ -158,6 +171,11 @@ export function FieldEditor({ request }: { request: SignatureResponse }) {
   function onFieldPointerDown(field: SignatureFieldResponse, event: ReactPointerEvent<HTMLButtonElement>) {
     if (event.button !== 0) return;
     setSelectedId(field.id);
+    // A keyboard move still waiting is saved now: a click without a drag saves nothing itself.
+    if (nudge.current?.id === field.id) {
+      clearTimeout(nudge.current.timer);
+      flushNudge.current();
+    }
     event.currentTarget.setPointerCapture(event.pointerId);
     fieldDrag.current = { id: field.id, startX: event.clientX, startY: event.clientY, fieldX: field.x, fieldY: field.y, moved: false };
   }
@@ -211,6 +229,7 @@ export function FieldEditor({ request }: { request: SignatureResponse }) {
   }
 
   function remove(field: SignatureFieldResponse) {
+    dropNudge(field.id);
     deleteField.mutate(field, {
       onSuccess: () => {
         setSelectedId(null);
@@ -267,7 +286,8 @@ export function FieldEditor({ request }: { request: SignatureResponse }) {
             field={selected}
             request={request}
             pages={request.documents.find((d) => d.id === selected.document_id)?.pages ?? []}
-            onSave={(patch) =>
+            onSave={(patch) => {
+              dropNudge(selected.id);
               updateField.mutate(
                 { field: selected, patch },
                 {
@@ -277,8 +297,8 @@ export function FieldEditor({ request }: { request: SignatureResponse }) {
                   },
                   onError: fail,
                 },
-              )
-            }
+              );
+            }}
             onRemove={() => remove(selected)}
           />
         ) : (
@@ -287,7 +307,7 @@ export function FieldEditor({ request }: { request: SignatureResponse }) {
         <FormStatus status={status} />
       </div>
 
-      <div className={styles.editorMain} ref={measure}>
+      <div className={styles.editorMain}>
         {documents.length > 1 && (
           <div className={styles.tabs} role="group" aria-label={t("signatures.fields.documents")}>
             {documents.map((d, i) => (
@@ -317,7 +337,7 @@ export function FieldEditor({ request }: { request: SignatureResponse }) {
           <span className={styles.muted}>{t("signatures.fields.count", { count: document.fields.length })}</span>
         </div>
         {failed && <p role="alert">{t("preview.failed")}</p>}
-        <div className={styles.pageScroller}>
+        <div className={styles.pageScroller} ref={measure}>
           <PdfPage
             doc={pdf}
             number={page}

@@ -62,6 +62,7 @@ type Props = {
  */
 export function PdfPage({ doc, number, size, scale, label, children, overlayRef, overlayTestId }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  const [paintedWidth, setPaintedWidth] = useState(0);
   const width = Math.round(size.width * scale);
   const height = Math.round(size.height * scale);
 
@@ -80,6 +81,7 @@ export function PdfPage({ doc, number, size, scale, label, children, overlayRef,
       const task = page.render({ canvas: canvas.current, viewport, transform: ratio === 1 ? undefined : [ratio, 0, 0, ratio, 0, 0] });
       renderTask = task;
       await task.promise;
+      if (!cancelled) setPaintedWidth(width);
     })().catch(() => {});
     return () => {
       cancelled = true;
@@ -88,7 +90,7 @@ export function PdfPage({ doc, number, size, scale, label, children, overlayRef,
   }, [doc, number, width]);
 
   return (
-    <section className={styles.page} aria-label={label} style={{ width, height }} data-page={number}>
+    <section className={styles.page} aria-label={label} style={{ width, height }} data-page={number} data-painted={paintedWidth === width || undefined}>
       <canvas ref={canvas} className={styles.pageCanvas} style={{ width, height }} aria-hidden="true" />
       <div ref={overlayRef} className={styles.pageOverlay} data-testid={overlayTestId}>
         {children}

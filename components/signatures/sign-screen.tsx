@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { LocalTime } from "@/components/local-time";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -11,6 +11,7 @@ import { ApiError } from "@/lib/api-client";
 import { useT } from "@/lib/i18n/provider";
 import type { Translate } from "@/lib/i18n/translate";
 import { signing, signingDocumentUrl, signingQuery, type PublicSigningResponse, type SignatureCapture, type SignatureFieldResponse } from "@/lib/queries/signatures";
+import { PublicFrame } from "../public-links/public-frame";
 import publicStyles from "../public-links/public.module.css";
 import { closedSigningMessage } from "./describe-error";
 import { fieldBox, PdfPage, useAvailableWidth, usePdfDocument } from "./pdf-page";
@@ -29,21 +30,28 @@ const MAX_PAGE_WIDTH = 860;
  * signer led from field to field ("Next field"), a signature drawn or typed, the one-time code
  * when the request asks for one, then Sign (or Approve), or Refuse with a reason.
  */
-export function SignScreen({ token }: { token: string }) {
+export function SignScreen({ token, platformName }: { token: string; platformName: string }) {
   const t = useT();
   const session = useQuery(signingQuery(token));
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
-  if (outcome) return <Finished outcome={outcome} owner={session.data?.signature.owner ?? ""} />;
-  if (session.isPending) return <p className={publicStyles.muted}>{t("common.loading")}</p>;
-  if (session.isError || !session.data)
-    return (
+  // The documents take the width; a message alone, the narrow card of the other public pages.
+  let content: ReactNode;
+  if (outcome) content = <Finished outcome={outcome} owner={session.data?.signature.owner ?? ""} />;
+  else if (session.isPending) content = <p className={publicStyles.muted}>{t("common.loading")}</p>;
+  else if (session.isError || !session.data)
+    content = (
       <div className={publicStyles.stack}>
         <h1 className={publicStyles.title}>{t("sign.closed.title")}</h1>
         <FormStatus status={{ tone: "error", message: t(closedSigningMessage(session.error)) }} banner />
       </div>
     );
-  return <Signing token={token} data={session.data} onFinished={setOutcome} />;
+  else content = <Signing token={token} data={session.data} onFinished={setOutcome} />;
+  return (
+    <PublicFrame platformName={platformName} wide={!outcome && Boolean(session.data)}>
+      {content}
+    </PublicFrame>
+  );
 }
 
 /** What the signer sees once done; the heading takes the focus so screen readers announce it. */

@@ -5,7 +5,6 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
-import { FormStatus } from "@/components/ui/form-status";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
 import { api } from "@/lib/api-client";
@@ -57,7 +56,6 @@ export function SignatureNewScreen({ fileId }: { fileId?: number }) {
             {file.isPending ? t("common.loading") : file.data ? t("signatures.new.withDocument", { name: file.data.name }) : t("signatures.new.documentMissing")}
           </p>
         )}
-        <FormStatus status={null} />
         <div className={styles.actions}>
           <Button type="submit" disabled={create.isPending}>
             {t("signatures.new.continue")}

@@ -94,7 +94,7 @@ function RequestView({ request }: { request: SignatureResponse }) {
             <dd>{request.expiration_date ? formatDate(request.expiration_date, locale) : t("signatures.request.noExpiry")}</dd>
           </div>
           <div>
-            <dt>{t("signatures.settings.reminders")}</dt>
+            <dt>{t("signatures.request.reminders")}</dt>
             <dd>{request.reminder_day ? t("signatures.request.everyDays", { days: request.reminder_day }) : t("signatures.request.noReminders")}</dd>
           </div>
           {request.completed_at && (
@@ -184,6 +184,20 @@ function RequestView({ request }: { request: SignatureResponse }) {
           </table>
         </div>
       </section>
+
+      {request.children && request.children.length > 0 && (
+        <section className={styles.block} aria-labelledby="request-children">
+          <h2 id="request-children">{t("signatures.request.children")}</h2>
+          <ul className={styles.documentList}>
+            {request.children.map((child) => (
+              <li key={child.id} className={styles.documentRow}>
+                <Link href={`/signatures/${child.id}`}>{child.name}</Link>
+                <RequestStatusChip status={child.status} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
 
       <section className={styles.block} aria-labelledby="request-documents">
         <h2 id="request-documents">{t("signatures.builder.documents")}</h2>

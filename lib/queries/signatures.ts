@@ -175,6 +175,28 @@ export function useAddActor(id: number) {
   return useMutation({ mutationFn: (actor: NewActor) => api.post<SignatureActorResponse>(`/api/signatures/${id}/actors`, actor), onSuccess: () => invalidate(id) });
 }
 
+/**
+ * Accounts of the platform to name as actors, so their requests are in their "Received" list.
+ * The directory search is the one the "Start a validation" dialog uses (GET
+ * /workflow/validators: 3 characters at least, 10 people at most, not for external accounts).
+ */
+export const platformPeopleQuery = (search: string) =>
+  queryOptions({
+    queryKey: [...signaturesKeys.all, "people", search.trim()] as const,
+    queryFn: () => api.get<{ id: string; name: string; email: string }[]>(`/api/workflow/validators?search=${encodeURIComponent(search.trim())}`),
+    enabled: search.trim().length >= 3,
+    staleTime: 30_000,
+  });
+
+/** An account of the platform as an actor: the server takes the name and address from the account. */
+export function useAddPlatformActor(id: number) {
+  const invalidate = useInvalidateRequest();
+  return useMutation({
+    mutationFn: ({ type, userId }: { type: ActorType; userId: string }) => api.post<SignatureActorResponse>(`/api/signatures/${id}/actors`, { type, id: userId }),
+    onSuccess: () => invalidate(id),
+  });
+}
+
 export function useDeleteActor(id: number) {
   const invalidate = useInvalidateRequest();
   return useMutation({ mutationFn: (actorId: number) => api.delete(`/api/signatures/${id}/actors/${actorId}`), onSuccess: () => invalidate(id) });

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { PublicFrame } from "@/components/public-links/public-frame";
 import { SignScreen } from "@/components/signatures/sign-screen";
 import { getDb } from "@/db";
 import { getServerT } from "@/lib/i18n/server";
@@ -16,9 +15,5 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function SignPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const config = await getPlatformConfig(await getDb());
-  return (
-    <PublicFrame platformName={config.platform_name} wide>
-      <SignScreen token={token} />
-    </PublicFrame>
-  );
+  return <SignScreen token={token} platformName={config.platform_name} />;
 }
