@@ -29,7 +29,9 @@ CREATE TABLE "oauth2_codes" (
 	"scope" text NOT NULL,
 	"code_challenge" text NOT NULL,
 	"code_challenge_method" text NOT NULL,
-	"expires_at" timestamp with time zone NOT NULL
+	"expires_at" timestamp with time zone NOT NULL,
+	"used_at" timestamp with time zone,
+	"grant_id" bigint
 );
 --> statement-breakpoint
 CREATE TABLE "oauth2_grants" (
@@ -38,6 +40,7 @@ CREATE TABLE "oauth2_grants" (
 	"app_id" integer NOT NULL,
 	"user_id" integer NOT NULL,
 	"scope" text NOT NULL,
+	"flow" text NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "oauth2_grants_handle_key" UNIQUE("handle")
 );
@@ -57,6 +60,7 @@ ALTER TABLE "oauth2_access_tokens" ADD CONSTRAINT "oauth2_access_tokens_grant_id
 ALTER TABLE "oauth2_apps" ADD CONSTRAINT "oauth2_apps_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "oauth2_codes" ADD CONSTRAINT "oauth2_codes_app_id_oauth2_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."oauth2_apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "oauth2_codes" ADD CONSTRAINT "oauth2_codes_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "oauth2_codes" ADD CONSTRAINT "oauth2_codes_grant_id_oauth2_grants_id_fk" FOREIGN KEY ("grant_id") REFERENCES "public"."oauth2_grants"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "oauth2_grants" ADD CONSTRAINT "oauth2_grants_app_id_oauth2_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."oauth2_apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "oauth2_grants" ADD CONSTRAINT "oauth2_grants_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "oauth2_refresh_tokens" ADD CONSTRAINT "oauth2_refresh_tokens_grant_id_oauth2_grants_id_fk" FOREIGN KEY ("grant_id") REFERENCES "public"."oauth2_grants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

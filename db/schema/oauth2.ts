@@ -43,6 +43,8 @@ export const oauth2Grants = pgTable(
     appId: integer("app_id").notNull().references(() => oauth2Apps.id, { onDelete: "cascade" }),
     userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
     scope: text("scope").notNull(),
+    /** `code` (one per authorisation) or `client` (client credentials: one per application, reused). */
+    flow: text("flow").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("oauth2_grants_app_id_idx").on(t.appId), index("oauth2_grants_user_id_idx").on(t.userId)],
@@ -79,7 +81,11 @@ export const oauth2RefreshTokens = pgTable(
   (t) => [index("oauth2_refresh_tokens_grant_id_idx").on(t.grantId)],
 );
 
-/** Authorization codes, hashed, single use, 60 s; PKCE S256 challenge always present. */
+/**
+ * Authorization codes, hashed, single use, 60 s; PKCE S256 challenge always present. A used code
+ * keeps its row (used_at, grant_id) so that a second use revokes what the first one issued
+ * (RFC 6749 4.1.2).
+ */
 export const oauth2Codes = pgTable("oauth2_codes", {
   codeHash: text("code_hash").primaryKey(),
   appId: integer("app_id")
@@ -93,4 +99,9 @@ export const oauth2Codes = pgTable("oauth2_codes", {
   codeChallenge: text("code_challenge").notNull(),
   codeChallengeMethod: text("code_challenge_method").notNull(),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  usedAt: timestamp("used_at", { withTimezone: true }),
+  grantId: bigint("grant_id", { mode: "number" }).references(() => oauth2Grants.id, { onDelete: "set null" }),
 });
+
+export type OAuth2App = typeof oauth2Apps.$inferSelect;
+export type OAuth2Grant = typeof oauth2Grants.$inferSelect;

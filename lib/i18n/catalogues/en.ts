@@ -803,6 +803,7 @@ export const en = {
   "admin.config.feature.upload_link": "Drop links",
   "admin.config.feature.edit": "Online editing",
   "admin.config.feature.invitations": "Invitations",
+  "admin.config.feature.oauth2": "OAuth2 applications (third-party apps acting for users)",
   "admin.config.security": "Sessions, passwords and trash",
   "admin.config.sessionLimit": "Longest session",
   "admin.config.sessionIdle": "Longest pause in a session",

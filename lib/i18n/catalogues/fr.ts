@@ -803,6 +803,7 @@ export const fr: Messages = {
   "admin.config.feature.upload_link": "Liens de dépôt",
   "admin.config.feature.edit": "Édition en ligne",
   "admin.config.feature.invitations": "Invitations",
+  "admin.config.feature.oauth2": "Applications OAuth2 (applications tierces agissant pour les utilisateurs)",
   "admin.config.security": "Sessions, mots de passe et corbeille",
   "admin.config.sessionLimit": "Durée maximale d’une session",
   "admin.config.sessionIdle": "Pause maximale dans une session",

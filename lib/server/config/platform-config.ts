@@ -17,7 +17,7 @@ export const DEFAULT_CONFIG: PlatformConfig = {
   trash_retention_days: 30,
   quota: null,
   organization_groups: false,
-  features: { trash: true, versioning: true, lock: true, direct_link: true, upload_link: true, edit: false, invitations: true },
+  features: { trash: true, versioning: true, lock: true, direct_link: true, upload_link: true, edit: false, invitations: true, oauth2: true },
   smtp: {
     smtp_host: "",
     smtp_port: 25,
