@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import * as client from "openid-client";
 import { ADMIN, E2E_PORT } from "./env";
-import { createUser, screenshot, signIn, signInAsAdmin } from "./helpers";
+import { createUser, screenshot, signInAsAdmin } from "./helpers";
 
 // Issue 16: an administrator registers an application in the console (the secret shown once), a
 // person authorises it on the consent screen (signed out first: /login and back), openid-client
@@ -85,6 +85,13 @@ test("an application is registered, authorised with PKCE on the consent screen, 
     const folders = await request.get("/api/folders", { headers: { Authorization: `Bearer ${tokens.access_token}` } });
     expect(folders.status()).toBe(200);
 
+    // The administrator sees who authorised the application.
+    await page.getByRole("button", { name: "Authorisations of Photo Sync" }).click();
+    const grants = page.getByRole("dialog", { name: "Authorisations of Photo Sync" });
+    await expect(grants.getByRole("row", { name: /Ada Lovelace/ })).toContainText("files.readwrite offline");
+    await screenshot(page, "oauth2-console-authorisations");
+    await grants.getByRole("button", { name: "Close" }).first().click();
+
     // The person sees the application on the account page and revokes it.
     await user.goto("/account");
     const card = user.getByRole("region", { name: "Authorised applications" });
@@ -97,6 +104,21 @@ test("an application is registered, authorised with PKCE on the consent screen, 
     await expect(card.getByText("You have not authorised any application.")).toBeVisible();
     expect((await request.get("/api/folders", { headers: { Authorization: `Bearer ${tokens.access_token}` } })).status()).toBe(401);
     await context.close();
+
+    // Reset the secret (shown once again, different), then delete the application, from the row's menu.
+    await page.getByRole("button", { name: "Actions for Photo Sync" }).click();
+    await page.getByRole("menuitem", { name: "Reset the secret" }).click();
+    await page.getByRole("dialog", { name: "Reset the secret of Photo Sync?" }).getByRole("button", { name: "Reset the secret" }).click();
+    const renewed = page.getByRole("dialog", { name: "Credentials of Photo Sync" });
+    const newSecret = await renewed.getByLabel("Client secret").inputValue();
+    expect(newSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(newSecret).not.toBe(clientSecret);
+    await renewed.getByRole("button", { name: "Close" }).first().click();
+    await expect(client.clientCredentialsGrant(config)).rejects.toMatchObject({ error: "invalid_client" });
+    await page.getByRole("button", { name: "Actions for Photo Sync" }).click();
+    await page.getByRole("menuitem", { name: "Delete" }).click();
+    await page.getByRole("dialog", { name: "Delete Photo Sync?" }).getByRole("button", { name: "Delete" }).click();
+    await expect(page.getByRole("row", { name: /Photo Sync/ })).toHaveCount(0);
   } finally {
     await callback.close();
   }
@@ -117,9 +139,11 @@ test("the consent screen speaks French and answers from the keyboard; an unregis
     const person = await createUser(request, { language: "fr" });
     const context = await browser.newContext({ locale: "fr-FR" });
     const page = await context.newPage();
-    await signIn(page, person.password, person.login);
-    await expect(page).toHaveURL("/");
+    // Signed out, the consent screen sends the person to the (French) sign-in page and back.
     await page.goto(client.buildAuthorizationUrl(config, params).toString());
+    await page.getByLabel("Identifiant", { exact: true }).fill(person.login);
+    await page.getByLabel("Mot de passe", { exact: true }).fill(person.password);
+    await page.getByRole("button", { name: "Se connecter" }).click();
     await expect(page.getByRole("heading", { name: "Autoriser Agenda à utiliser votre compte ?" })).toBeVisible();
     await expect(page.getByText("Voir vos fichiers et dossiers")).toBeVisible();
     await expect(page.getByText("Voir vos commentaires sur les fichiers")).toBeVisible();
@@ -135,7 +159,7 @@ test("the consent screen speaks French and answers from the keyboard; an unregis
     // A return address the application did not register: said on the page, never followed.
     await page.goto(client.buildAuthorizationUrl(config, { ...params, redirect_uri: "https://evil.example/cb" }).toString());
     await expect(page.getByRole("heading", { name: "Cette demande d'autorisation est inutilisable" })).toBeVisible();
-    await expect(page.getByRole("alert")).toContainText("n'est pas l'une de celles que l'application a enregistrées");
+    await expect(page.getByText("L'adresse de retour n'est pas l'une de celles que l'application a enregistrées")).toBeVisible();
     expect(new URL(page.url()).origin).toBe(SERVER);
     await screenshot(page, "oauth2-refused-redirect");
     await context.close();

@@ -30,7 +30,6 @@ export function AccountApplications() {
   const list = grants.data?.objects ?? [];
   return (
     <Card title={t("oauth2.account.title")} description={t("oauth2.account.subtitle")}>
-      <FormStatus status={status} />
       {grants.isPending && <p className="muted">{t("common.loading")}</p>}
       {grants.isError && <p role="alert">{describeError(grants.error, t)}</p>}
       {grants.isSuccess && list.length === 0 && <p className="muted">{t("oauth2.account.none")}</p>}
@@ -61,6 +60,7 @@ export function AccountApplications() {
           ))}
         </ul>
       )}
+      <FormStatus status={status} />
     </Card>
   );
 }

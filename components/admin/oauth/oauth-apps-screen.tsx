@@ -13,6 +13,7 @@ import { oauthAppsQuery, useDeleteOAuthApp, useResetOAuthApp, type OAuthApp } fr
 import styles from "../admin.module.css";
 import { describeAdminError } from "../describe-error";
 import { Pager } from "../pager";
+import { RowMenu } from "../people/row-menu";
 import { ConfirmDialog } from "../people/shared";
 import { OAuthAppDialog } from "./oauth-app-dialog";
 import { OAuthSecretDialog } from "./oauth-secret-dialog";
@@ -89,19 +90,21 @@ export function OAuthAppsScreen() {
                     {app.owner && <div className={styles.muted}>{app.owner}</div>}
                   </td>
                   <td>
-                    <span className={styles.actions} role="group" aria-label={t("admin.oauth.actionsFor", { app: app.name })}>
-                      <Button size="small" variant="secondary" onClick={() => setOpen({ kind: "edit", app })}>
+                    <span className={`${styles.actions} ${oauthStyles.rowActions}`}>
+                      <Button size="small" variant="secondary" aria-label={t("admin.oauth.editNamed", { app: app.name })} onClick={() => setOpen({ kind: "edit", app })}>
                         {t("admin.oauth.edit")}
                       </Button>
-                      <Button size="small" variant="secondary" onClick={() => setOpen({ kind: "tokens", app })}>
+                      <Button size="small" variant="secondary" aria-label={t("admin.oauth.tokensNamed", { app: app.name })} onClick={() => setOpen({ kind: "tokens", app })}>
                         {t("admin.oauth.tokens")}
                       </Button>
-                      <Button size="small" variant="ghost" onClick={() => setOpen({ kind: "reset", app })}>
-                        {t("admin.oauth.reset")}
-                      </Button>
-                      <Button size="small" variant="danger" onClick={() => setOpen({ kind: "delete", app })}>
-                        {t("admin.oauth.delete")}
-                      </Button>
+                      <RowMenu
+                        label={t("admin.oauth.actionsFor", { app: app.name })}
+                        text={t("admin.oauth.more")}
+                        items={[
+                          { label: t("admin.oauth.reset"), onSelect: () => setOpen({ kind: "reset", app }) },
+                          { label: t("admin.oauth.delete"), danger: true, onSelect: () => setOpen({ kind: "delete", app }) },
+                        ]}
+                      />
                     </span>
                   </td>
                 </tr>

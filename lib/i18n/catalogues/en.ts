@@ -959,6 +959,9 @@ export const en = {
   "admin.oauth.revoke": "Revoke",
   "admin.oauth.revokeNamed": "Revoke the authorisation of {name}",
   "admin.oauth.revoked": "Authorisation revoked.",
+  "admin.oauth.more": "More",
+  "admin.oauth.editNamed": "Edit {app}",
+  "admin.oauth.tokensNamed": "Authorisations of {app}",
 } as const;
 
 export type MessageKey = keyof typeof en;

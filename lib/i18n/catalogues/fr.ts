@@ -959,4 +959,7 @@ export const fr: Messages = {
   "admin.oauth.revoke": "Révoquer",
   "admin.oauth.revokeNamed": "Révoquer l'autorisation de {name}",
   "admin.oauth.revoked": "Autorisation révoquée.",
+  "admin.oauth.more": "Plus",
+  "admin.oauth.editNamed": "Modifier {app}",
+  "admin.oauth.tokensNamed": "Autorisations de {app}",
 };
