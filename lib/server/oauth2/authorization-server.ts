@@ -201,29 +201,31 @@ function clientCredentials(web: Request, body: Record<string, string>): { id: st
 
 /**
  * An `application/x-www-form-urlencoded` body of at most 64 KiB as flat fields; a parameter given
- * twice is refused (RFC 6749 3.1). Null when an error answer was sent.
+ * twice is refused (RFC 6749 3.1). Null when an error answer was sent. A refused body is read to
+ * its end and thrown away, never cut (environment.md, trap 16), before the answer goes out.
  */
 async function readForm(req: IncomingMessage, res: ServerResponse): Promise<Record<string, string> | null> {
   const type = (req.headers["content-type"] ?? "").toLowerCase();
+  const text = await new Promise<string | null>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= FORM_LIMIT) chunks.push(chunk);
+    });
+    req.on("end", () => resolve(size > FORM_LIMIT ? null : Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
   if (!type.startsWith("application/x-www-form-urlencoded")) {
-    req.resume();
     sendJson(res, 400, { error: "invalid_request", error_description: "Invalid request: content must be application/x-www-form-urlencoded" });
     return null;
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > FORM_LIMIT) {
-      req.resume();
-      sendJson(res, 413, { error: "invalid_request", error_description: "The request body is too large" });
-      return null;
-    }
-    chunks.push(chunk as Buffer);
+  if (text === null) {
+    sendJson(res, 413, { error: "invalid_request", error_description: "The request body is too large" });
+    return null;
   }
-  const params = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
   const body: Record<string, string> = {};
-  for (const [name, value] of params) {
+  for (const [name, value] of new URLSearchParams(text)) {
     if (name in body) {
       sendJson(res, 400, { error: "invalid_request", error_description: `Invalid request: \`${name}\` is repeated` });
       return null;

@@ -295,6 +295,18 @@ describe("client credentials (type 1)", () => {
     expect(me.body.id).toBe(String(admin.id));
   });
 
+  it("lets a token act as another user (AsId) only with admin.readwrite", async () => {
+    const app = await createApp(admin.token, { type: 1, scope: "files.read all", callbacks_uris: [] });
+    const narrow = (await token({ grant_type: "client_credentials", scope: "files.read" }, { authorization: basic(app.client_id, app.client_secret) })).body.access_token;
+    const wide = (await token({ grant_type: "client_credentials", scope: "all" }, { authorization: basic(app.client_id, app.client_secret) })).body.access_token;
+    const asUser = (accessToken: string) => call(foldersRoute.GET, { path: "/api/folders", token: accessToken, headers: { asid: String(user.id) } });
+    const refused = await asUser(narrow);
+    expectError(refused, 403, "insufficient_scope");
+    expect(refused.headers.get("www-authenticate")).toBe('Bearer error="insufficient_scope", scope="admin.readwrite"');
+    expect((await call(foldersRoute.GET, { path: "/api/folders", token: narrow, headers: { asid: String(admin.id) } })).status).toBe(200);
+    expect((await asUser(wide)).status).toBe(200);
+  });
+
   it("refuses a type 0 application, scopes beyond the registration and bad secrets, issuing nothing", async () => {
     const codeApp = await createApp(admin.token);
     const machine = await createApp(admin.token, { type: 1, scope: "files.read", callbacks_uris: [] });
@@ -314,6 +326,10 @@ describe("client credentials (type 1)", () => {
     const json = await fetch(`${server.url}/oauth2/token`, { method: "POST", headers: { "content-type": "application/json", authorization: basic(machine.client_id, machine.client_secret) }, body: JSON.stringify({ grant_type: "client_credentials" }) });
     expect(json.status).toBe(400);
     expect((await json.json()).error).toBe("invalid_request");
+    const repeated = await fetch(`${server.url}/oauth2/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", authorization: basic(machine.client_id, machine.client_secret) }, body: "grant_type=client_credentials&scope=files.read&scope=all" });
+    expect([repeated.status, (await repeated.json()).error]).toEqual([400, "invalid_request"]);
+    const huge = await fetch(`${server.url}/oauth2/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", authorization: basic(machine.client_id, machine.client_secret) }, body: `grant_type=client_credentials&pad=${"x".repeat(200_000)}` });
+    expect(huge.status).toBe(413);
     const twice = await postForm(`${server.url}/oauth2/token`, { grant_type: "client_credentials" }, { authorization: basic(machine.client_id, machine.client_secret) });
     expect(twice.status).toBe(200);
     expect(await oauthSessions(admin.id)).toBe(before + 1);
