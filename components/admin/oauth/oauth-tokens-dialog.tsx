@@ -30,9 +30,7 @@ export function OAuthTokensDialog({ app, onClose }: { app: OAuthApp; onClose: ()
             <thead>
               <tr>
                 <th scope="col">{t("admin.oauth.user")}</th>
-                <th scope="col">{t("admin.oauth.scope")}</th>
                 <th scope="col">{t("admin.oauth.lastUsed")}</th>
-                <th scope="col">{t("admin.oauth.expires")}</th>
                 <th scope="col">
                   <span className="visually-hidden">{t("admin.oauth.actions")}</span>
                 </th>
@@ -41,10 +39,16 @@ export function OAuthTokensDialog({ app, onClose }: { app: OAuthApp; onClose: ()
             <tbody>
               {list.map((grant) => (
                 <tr key={grant.token}>
-                  <td>{grant.user}</td>
-                  <td className={styles.wrap}>{grant.scope}</td>
-                  <td className={styles.nowrap}>{formatDate(grant.last_used, locale)}</td>
-                  <td className={styles.nowrap}>{grant.expiration ? formatDate(grant.expiration, locale) : t("admin.oauth.never")}</td>
+                  <td className={styles.wrap}>
+                    {grant.user}
+                    <div className={styles.muted}>{grant.scope}</div>
+                  </td>
+                  <td className={styles.nowrap}>
+                    {formatDate(grant.last_used, locale)}
+                    <div className={styles.muted}>
+                      {t("admin.oauth.expires")}: {grant.expiration ? formatDate(grant.expiration, locale) : t("admin.oauth.never")}
+                    </div>
+                  </td>
                   <td>
                     <Button
                       size="small"
