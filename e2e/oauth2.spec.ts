@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
@@ -10,6 +11,12 @@ import { createUser, screenshot, signInAsAdmin } from "./helpers";
 // exchanges the code with PKCE, the person sees and revokes it from the account page.
 
 const SERVER = `http://127.0.0.1:${E2E_PORT}`;
+
+/** axe-core's serious and critical findings (as e2e/accessibility.spec.ts counts them). */
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
 
 /** The application's own web server: where the browser lands with the code. */
 async function callbackServer() {
@@ -32,6 +39,7 @@ async function registerInConsole(page: Page, callback: string) {
   await dialog.getByLabel("Access to your files and folders").selectOption("readwrite");
   await dialog.getByLabel("Keep this access while you are away: it does not expire until you revoke it").check();
   await dialog.getByLabel("Callback URIs").fill(callback);
+  expect(await seriousViolations(page), "new application dialog").toEqual([]);
   await dialog.getByRole("button", { name: "Create" }).click();
   const secretDialog = page.getByRole("dialog", { name: "Credentials of Photo Sync" });
   await expect(secretDialog.getByText("it is shown this once")).toBeVisible();
@@ -41,6 +49,7 @@ async function registerInConsole(page: Page, callback: string) {
   await screenshot(page, "oauth2-secret-once");
   await secretDialog.getByRole("button", { name: "Close" }).first().click();
   await expect(page.getByRole("row", { name: /Photo Sync/ })).toBeVisible();
+  expect(await seriousViolations(page), "applications console").toEqual([]);
   await screenshot(page, "oauth2-console");
   return { clientId, clientSecret };
 }
@@ -75,6 +84,7 @@ test("an application is registered, authorised with PKCE on the consent screen, 
     await expect(user.getByRole("listitem").filter({ hasText: "See and change your files and folders" })).toBeVisible();
     await expect(user.getByRole("listitem").filter({ hasText: "it does not expire until you revoke it" })).toBeVisible();
     await screenshot(user, "oauth2-consent");
+    expect(await seriousViolations(user), "consent screen").toEqual([]);
 
     await user.getByRole("button", { name: "Allow" }).click();
     await user.waitForURL((url) => url.href.startsWith(callback.url));
