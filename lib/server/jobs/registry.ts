@@ -13,6 +13,7 @@ const HANDLERS: Record<string, () => Promise<JobHandler>> = {
   "previews.make": async () => (await import("../previews/make-preview")).makePreviewJob,
   "texts.extract": async () => (await import("../texts/extract-text")).extractTextJob,
   "stats.sample": async () => (await import("../stats/sample-stats")).sampleStatsJob,
+  "oauth2.purge": async () => (await import("../oauth2/purge-expired-tokens")).purgeExpiredOAuthTokensJob,
 };
 
 export async function handlerFor(kind: string): Promise<JobHandler | undefined> {

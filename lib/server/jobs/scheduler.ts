@@ -16,6 +16,8 @@ export const PERIODIC_JOBS: Array<{ kind: string; everyMs: () => number }> = [
   { kind: "trash.purge", everyMs: () => 24 * HOUR },
   // The dashboard's daily figures: today's row is rewritten each hour (lib/server/stats/sample-stats.ts).
   { kind: "stats.sample", everyMs: () => HOUR },
+  // Expired OAuth2 tokens and the grants they leave empty (lib/server/oauth2/purge-expired-tokens.ts).
+  { kind: "oauth2.purge", everyMs: () => HOUR },
 ];
 
 /** First pass shortly after start (JOBS_FIRST_TICK_MS, default 30 s), then every few minutes or faster for short periods. */

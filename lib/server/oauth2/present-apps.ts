@@ -1,4 +1,4 @@
-import { and, eq, inArray, max, min, sql } from "drizzle-orm";
+import { eq, inArray, max, min, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { oauth2AccessTokens, oauth2Apps, sessions, users, type OAuth2App, type OAuth2Grant } from "@/db/schema";
 import type { AppResponse, GrantResponse } from "@/lib/contracts/oauth2";
@@ -50,7 +50,7 @@ export async function presentGrants(db: DbOrTx, grants: OAuth2Grant[]): Promise<
         endless: min(sql<number>`case when ${sessions.expiresAt} is null then 0 else 1 end`),
       })
       .from(oauth2AccessTokens)
-      .innerJoin(sessions, and(eq(sessions.id, oauth2AccessTokens.sessionId)))
+      .innerJoin(sessions, eq(sessions.id, oauth2AccessTokens.sessionId))
       .where(inArray(oauth2AccessTokens.grantId, ids))
       .groupBy(oauth2AccessTokens.grantId),
   ]);

@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as accountRoute from "@/app/api/account/route";
 import * as foldersRoute from "@/app/api/folders/route";
 import { getDb } from "@/db";
-import { oauth2Codes, sessions } from "@/db/schema";
+import { oauth2Codes, oauth2Grants, oauth2RefreshTokens, sessions } from "@/db/schema";
 import { authenticateToken } from "@/lib/server/auth/authenticate";
 import { hashToken } from "@/lib/server/auth/tokens";
 import { checkAuthorizationRequest } from "@/lib/server/oauth2/check-authorization-request";
+import { purgeExpiredOAuthTokens } from "@/lib/server/oauth2/purge-expired-tokens";
 import { createAdmin, createTestUser, type TestUser } from "../../helpers/factories";
 import { inRolledBackTransaction, setConfigIn } from "../../helpers/file-ops-factories";
 import { call, expectError } from "../../helpers/http";
@@ -408,5 +409,34 @@ describe("connection options and the feature flag", () => {
       expect(await checkAuthorizationRequest(tx as never, { client_id: app.client_id })).toEqual({ kind: "invalid", reason: "disabled" });
     });
     expect((await listRoots(issued.access_token)).status).toBe(200);
+  });
+});
+
+describe("purge (job oauth2.purge)", () => {
+  it("removes expired access tokens and refresh tokens, then the grants left with nothing usable", async () => {
+    const app = await createApp(admin.token);
+    const a = await codeFor(app);
+    const ended = (await exchange(app, a.code, a.verifier)).body;
+    const b = await codeFor(app);
+    const kept = (await exchange(app, b.code, b.verifier)).body;
+    const db = await getDb();
+    const grantOf = async (accessToken: string) => {
+      const [row] = await db.select({ id: oauth2Grants.id }).from(oauth2Grants).innerJoin(oauth2RefreshTokens, eq(oauth2RefreshTokens.grantId, oauth2Grants.id)).innerJoin(sessions, eq(sessions.id, oauth2RefreshTokens.sessionId)).where(eq(sessions.tokenHash, hashToken(accessToken)));
+      return row.id;
+    };
+    const endedGrant = await grantOf(ended.access_token);
+    const keptGrant = await grantOf(kept.access_token);
+    const past = new Date(Date.now() - 1000);
+    await db.update(sessions).set({ expiresAt: past }).where(eq(sessions.tokenHash, hashToken(ended.access_token)));
+    await db.update(oauth2RefreshTokens).set({ expiresAt: past }).where(eq(oauth2RefreshTokens.grantId, endedGrant));
+    // Only the access token of the kept grant expired: its refresh token still gives access.
+    await db.update(sessions).set({ expiresAt: past }).where(eq(sessions.tokenHash, hashToken(kept.access_token)));
+    await inRolledBackTransaction(async (tx) => {
+      await purgeExpiredOAuthTokens(tx as never);
+      const left = await tx.select({ id: oauth2Grants.id }).from(oauth2Grants).where(eq(oauth2Grants.appId, (await tx.select().from(oauth2Grants).where(eq(oauth2Grants.id, keptGrant)))[0].appId));
+      expect(left.map((g) => g.id)).toEqual([keptGrant]);
+      expect(await tx.select().from(sessions).where(eq(sessions.tokenHash, hashToken(kept.access_token)))).toEqual([]);
+      expect(await tx.select().from(oauth2RefreshTokens).where(eq(oauth2RefreshTokens.grantId, keptGrant))).toHaveLength(1);
+    });
   });
 });
