@@ -5,6 +5,7 @@ import { downloadById, downloadByToken } from "./lib/server/downloads/serve-down
 import { accelRedirectPrefix } from "./lib/server/downloads/accel-redirect";
 import { clientAddress, isTrustedProxy, parseTrustedProxies } from "./lib/server/http/client-address";
 import { nodeRoute, type NodeHandler } from "./lib/server/http/node-route";
+import { OAUTH2_ENDPOINTS } from "./lib/server/oauth2/authorization-server";
 import { serveShareZip } from "./lib/server/shares/serve-zip";
 import { tusNodeHandler } from "./lib/server/uploads/tus-server";
 import { depositEndpoint, replaceContentEndpoint, uploadFileEndpoint } from "./lib/server/uploads/upload-endpoints";
@@ -28,6 +29,8 @@ const FAST_PATHS: { methods: string[]; pattern: RegExp; handler: NodeHandler }[]
   { methods: ["PUT", "PATCH"], pattern: /^\/api\/file\/(?<fileId>[^/]+)\/upload\/?$/, handler: nodeRoute(replaceContentEndpoint) },
   { methods: ["POST"], pattern: /^\/api\/ulink\/key\/(?<key>[^/]+)\/upload\/?$/, handler: nodeRoute(depositEndpoint) },
   { methods: ["POST", "HEAD", "PATCH", "DELETE", "OPTIONS"], pattern: /^\/api\/tus(\/[^/]*)?\/?$/, handler: tusNodeHandler },
+  // The OAuth2 authorization server (api.md, "OAuth2"); GET /oauth2/authorize is Next's consent page.
+  ...OAUTH2_ENDPOINTS,
 ];
 
 function fastPathFor(method: string | undefined, url: string | undefined): { handler: NodeHandler; params: Record<string, string> } | undefined {

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { PageHeader } from "@/components/page-header";
 import { useT } from "@/lib/i18n/provider";
 import { accountQuery } from "@/lib/queries/account";
+import { AccountApplications } from "./account-applications";
 import { AccountLanguageForm } from "./account-language-form";
 import { AccountPasswordForm } from "./account-password-form";
 import { AccountPictureForm } from "./account-picture-form";
@@ -26,6 +27,7 @@ export function AccountScreen({ passwordMinLength }: { passwordMinLength: number
         {!account.ldap && <AccountPasswordForm minLength={passwordMinLength} />}
         <MfaSection />
         <AccountPictureForm account={account} locked={Boolean(locked)} />
+        <AccountApplications />
       </div>
     </>
   );

@@ -19,6 +19,7 @@ const ENTRIES: Entry[] = [
   { href: "/admin/mail", label: "admin.nav.mail", icon: "M4 4h16v16H4zM4 8l8 5 8-5" },
   { href: "/admin/logs", label: "admin.nav.logs", icon: "M5 4h14v16H5zM8 8h8M8 12h8M8 16h5" },
   { href: "/admin/identity", label: "admin.nav.identity", icon: "M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21v-1a6 6 0 0 1 6-6h4M17 15v6M14 18h6" },
+  { href: "/admin/oauth", label: "admin.nav.oauth", icon: "M8 20a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM10.8 13.2L20 4M16 8l3 3M14 10l2 2" },
   { href: "/admin/jobs", label: "admin.nav.jobs", icon: "M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zm0-13v5l3 2" },
   { href: "/admin/config", label: "admin.nav.config", icon: "M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19 12l2-1-1-3-2 .2-1.3-1.3L17 5l-3-1-1 2h-2L10 4 7 5l.3 1.9L6 8.2 4 8l-1 3 2 1v0l-2 1 1 3 2-.2 1.3 1.3L7 19l3 1 1-2h2l1 2 3-1-.3-1.9 1.3-1.3 2 .2 1-3z" },
 ];

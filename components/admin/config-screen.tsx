@@ -15,7 +15,7 @@ import styles from "./admin.module.css";
 import { BrandingCard } from "./branding-card";
 import { describeAdminError } from "./describe-error";
 
-const FEATURES = ["trash", "versioning", "lock", "direct_link", "upload_link", "edit", "invitations"] as const;
+const FEATURES = ["trash", "versioning", "lock", "direct_link", "upload_link", "edit", "invitations", "oauth2"] as const;
 const MB = 1024 * 1024;
 
 /**

@@ -21,3 +21,4 @@ export * from "./workflows";
 export * from "./identity";
 export * from "./mfa";
 export * from "./sso";
+export * from "./oauth2";

@@ -15,6 +15,8 @@ export const sessions = pgTable(
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }).notNull().defaultNow(),
     /** OAuth2 access tokens: the granted scopes, space-separated (api.md, "OAuth2"); null for sign-in sessions, which may do anything their user may. */
     scope: text("scope"),
+    /** OAuth2 access tokens: when the token stops (null: an `offline` token, which does not expire). Sign-in sessions follow session_limit and session_idle instead. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
   },
   (t) => [index("sessions_user_id_idx").on(t.userId)],
 );

@@ -9,6 +9,8 @@ export const featuresSchema = z.object({
   upload_link: z.boolean(),
   edit: z.boolean(),
   invitations: z.boolean(),
+  /** OAuth2 applications (issue 16): the authorization server answers, and OAuth2 tokens work, only when on. */
+  oauth2: z.boolean(),
 });
 
 export const smtpSchema = z.object({

@@ -46,10 +46,14 @@ export async function authenticateToken(db: DbOrTx, token: string, ip: string): 
   const now = Date.now();
   const tooOld = now - row.session.createdAt.getTime() > config.session_limit * 60_000;
   const idle = now - row.session.lastUsedAt.getTime() > config.session_idle * 60_000;
-  if (tooOld || idle) {
+  // OAuth2 access tokens (a scope) live until their own expiry, none for `offline` (api.md, "OAuth2").
+  const oauth = row.session.scope !== null;
+  const ended = oauth ? row.session.expiresAt !== null && row.session.expiresAt.getTime() <= now : tooOld || idle;
+  if (ended) {
     await db.delete(sessions).where(eq(sessions.id, row.session.id));
     throw new AppError("unauthorized", "The session has expired; connect again");
   }
+  if (oauth && !config.features.oauth2) throw new AppError("unauthorized", "OAuth2 applications are disabled on this platform");
   const refusal = accountRefusal(row.user);
   if (refusal) throw new AppError("unauthorized", refusal);
   assertConnectionAllowed(resolveOptions(row.ownOptions, row.inheritedOptions).options, { ip, now: new Date(now), kind: row.session.kind });

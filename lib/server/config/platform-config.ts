@@ -21,7 +21,7 @@ export const DEFAULT_CONFIG: PlatformConfig = {
   mfa_otp: true,
   mfa_sms: false,
   mfa_webauthn: true,
-  features: { trash: true, versioning: true, lock: true, direct_link: true, upload_link: true, edit: false, invitations: true },
+  features: { trash: true, versioning: true, lock: true, direct_link: true, upload_link: true, edit: false, invitations: true, oauth2: true },
   smtp: {
     smtp_host: "",
     smtp_port: 25,

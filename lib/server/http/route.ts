@@ -126,7 +126,10 @@ export async function authenticate(db: Db, req: Request, auth: Auth): Promise<Ac
   // OAuth2 tokens reach only the areas their scopes name (api.md, "OAuth2"), fast paths included.
   assertScope(session.scope, neededScope(req.method, new URL(req.url).pathname));
   await assertSecondFactorEnrolled(db, session.user, req);
-  const actor = await applyAsId(db, session, req.headers.get("asid") ?? req.headers.get("as"));
+  const asId = req.headers.get("asid") ?? req.headers.get("as");
+  // An OAuth2 token acting as someone else needs admin.readwrite besides the route's area (issue 16).
+  if (asId?.trim() && asId.trim() !== String(session.user.id)) assertScope(session.scope, { area: "admin", access: "readwrite" });
+  const actor = await applyAsId(db, session, asId);
   if (auth === "admin" && actor.user.role !== 3) throw new AppError("forbidden", "Administrators only");
   return actor;
 }

@@ -17,6 +17,7 @@ const HANDLERS: Record<string, () => Promise<JobHandler>> = {
   "signatures.tick": async () => (await import("../signatures/signatures-tick")).signaturesTickJob,
   "identity.sync": async () => (await import("../identity/sync-directory")).syncIdentityJob,
   "sso.purge": async () => (await import("../sso/purge-sso-accounts")).purgeSsoAccountsJob,
+  "oauth2.purge": async () => (await import("../oauth2/purge-expired-tokens")).purgeExpiredOAuthTokensJob,
 };
 
 export async function handlerFor(kind: string): Promise<JobHandler | undefined> {

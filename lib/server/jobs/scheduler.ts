@@ -23,6 +23,8 @@ export const PERIODIC_JOBS: Array<{ kind: string; everyMs: () => number }> = [
   // OpenID Connect and SAML: accounts not signed in for their provider's purgeTime are deactivated, and
   // unfinished sign-ins (rows any visitor can create) are forgotten (lib/server/sso/purge-sso-accounts.ts).
   { kind: "sso.purge", everyMs: () => HOUR },
+  // Expired OAuth2 tokens and the grants they leave empty (lib/server/oauth2/purge-expired-tokens.ts).
+  { kind: "oauth2.purge", everyMs: () => HOUR },
 ];
 
 /** First pass shortly after start (JOBS_FIRST_TICK_MS, default 30 s), then every few minutes or faster for short periods. */

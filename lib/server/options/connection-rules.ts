@@ -12,10 +12,15 @@ export type ConnectionOptions = {
 
 export const DEFAULT_OPTIONS: ConnectionOptions = { ips: null, days: 255, hourStart: null, hourEnd: null, canNetsync: true, oauthBlocked: 0 };
 
-export type RefusalReason = "ip_not_allowed" | "day_not_allowed" | "hour_not_allowed" | "web_not_allowed";
+export type RefusalReason = "ip_not_allowed" | "day_not_allowed" | "hour_not_allowed" | "web_not_allowed" | "application_not_allowed";
 
-/** oauth_blocked bits (contract): 1 web, 2 mobile, 4 mail connector. Only the web exists today. */
+/** oauth_blocked bits (contract): 1 web, 2 mobile, 4 mail connector. */
 export const OAUTH_WEB = 1;
+/**
+ * The bit that blocks each session kind: web sign-ins, and the tokens of OAuth2 applications of
+ * each kind (`oauth:<kind>`, lib/server/oauth2). API tokens from POST /auth are never blocked.
+ */
+const BLOCKED_BY: Record<string, number> = { web: OAUTH_WEB, "oauth:web": OAUTH_WEB, "oauth:mobile": 2, "oauth:mail_connector": 4 };
 const MINUTES_PER_DAY = 24 * 60;
 const SUNDAY_AGAIN = 128;
 
@@ -28,6 +33,7 @@ export function connectionRefusal(options: ConnectionOptions, at: { ip: string; 
   if (!dayAllowed(options.days, at.now.getUTCDay())) return "day_not_allowed";
   if (!minuteAllowed(options, at.now.getUTCHours() * 60 + at.now.getUTCMinutes())) return "hour_not_allowed";
   if (at.kind === "web" && (options.oauthBlocked & OAUTH_WEB) !== 0) return "web_not_allowed";
+  if ((options.oauthBlocked & (BLOCKED_BY[at.kind] ?? 0)) !== 0) return "application_not_allowed";
   return null;
 }
 
@@ -36,6 +42,7 @@ export const REFUSAL_MESSAGES: Record<RefusalReason, string> = {
   day_not_allowed: "Connections are not allowed on this day for this account",
   hour_not_allowed: "Connections are not allowed at this hour (GMT) for this account",
   web_not_allowed: "Web sessions are blocked for this account",
+  application_not_allowed: "Applications of this kind are blocked for this account",
 };
 
 // api.md: the mask has Sunday twice (1 and 128); either bit allows Sunday.

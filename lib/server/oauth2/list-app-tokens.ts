@@ -1,0 +1,17 @@
+import { count, desc, eq } from "drizzle-orm";
+import { oauth2Grants } from "@/db/schema";
+import type { AuthedCtx } from "../context";
+import { envelope } from "../http/envelope";
+import { getAppOrThrow } from "./app-access";
+import { presentGrants } from "./present-apps";
+
+/** GET /oauth2/app/(clientId)/tokens: who authorised the application, newest first (administrators). */
+export async function listAppTokens(ctx: AuthedCtx, clientId: string, page: { offset: number; limit: number }) {
+  const app = await getAppOrThrow(ctx.db, clientId);
+  const where = eq(oauth2Grants.appId, app.id);
+  const [found, [{ total }]] = await Promise.all([
+    ctx.db.select().from(oauth2Grants).where(where).orderBy(desc(oauth2Grants.createdAt), desc(oauth2Grants.id)).offset(page.offset).limit(page.limit),
+    ctx.db.select({ total: count() }).from(oauth2Grants).where(where),
+  ]);
+  return envelope(await presentGrants(ctx.db, found), page.offset, total);
+}
