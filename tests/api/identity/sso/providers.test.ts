@@ -12,8 +12,12 @@ import { createAdmin, createTestUser, reloadUser, unique } from "../../../helper
 import { startOidcProvider } from "../../../helpers/oidc-provider";
 import { call, expectError } from "../../../helpers/http";
 import { createSsoProvider } from "./helpers";
+import { onOwnDatabase } from "../../../helpers/own-database";
 
 const DAY_MS = 86_400_000;
+
+// An enabled directory that cannot be reached turns every file's unknown logins into 503s: a database of its own.
+onOwnDatabase("coffre_ssoprov");
 
 describe("the SSO fields of identity providers (POST /api/identity/provider)", () => {
   it("stores oidc `scope` and saml2 `idp_initiated`, and sign-in uses them", async () => {
