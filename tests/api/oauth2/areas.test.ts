@@ -82,11 +82,12 @@ describe("areas", () => {
 describe("scopes on the fast paths (real HTTP on the Node handlers server.ts mounts)", () => {
   it("refuses a download and an upload to a token without files scopes, and lets files.read download", async () => {
     const owner = await createTestUser();
-    const { file } = await uploadText(owner, owner.privateRootId!, "scoped.txt", "scoped bytes");
+    // The API names a file by its version id.
+    const { version } = await uploadText(owner, owner.privateRootId!, "scoped.txt", "scoped bytes");
     const download = await serveNode((req, res) => downloadById(req, res));
     const upload = await serveNode((req, res) => nodeRoute(uploadFileEndpoint)(req, res, {}));
     try {
-      const get = (token: string) => fetch(`${download.url}/api/file/${file.id}/download`, { headers: { authorization: `Bearer ${token}` } });
+      const get = (token: string) => fetch(`${download.url}/api/file/${version.id}/download`, { headers: { authorization: `Bearer ${token}` } });
       const refused = await get(await tokenWithScope(owner.id, "users.readwrite"));
       expect(refused.status).toBe(403);
       expect(refused.headers.get("www-authenticate")).toBe('Bearer error="insufficient_scope", scope="files.read"');
