@@ -14,7 +14,7 @@ import { api, signIn, startApp, type AppServer } from "./app-server";
 const run = promisify(execFile);
 const PASSWORD = "Dav-passw0rd-long";
 /** The litmus suites finished so far; each must report 0 failed and 0 warnings. */
-const SUITES = ["basic", "copymove", "props", "http"];
+const SUITES = ["basic", "copymove", "props", "locks", "http"];
 
 let app: AppServer;
 let dataDir: string;
@@ -156,6 +156,37 @@ describe("WebDAV: files through the API's services", () => {
     expect((await dav("shared/read-me.txt", { method: "DELETE", login: reader.login })).status).toBe(403);
     // The owner's private space is not the reader's: its name resolves to the reader's own.
     expect((await dav("Private/notes.txt", { login: reader.login })).status).toBe(404);
+  });
+});
+
+describe("WebDAV locks on our file locks", () => {
+  it("a LOCK is the API's lock; changes need its token in If; UNLOCK releases both", async () => {
+    expect((await dav("Private/locked.txt", { method: "PUT", body: "v1" })).status).toBe(201);
+    const lockinfo = '<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>tests</D:owner></D:lockinfo>';
+    const locked = await dav("Private/locked.txt", { method: "LOCK", headers: { "content-type": "application/xml", timeout: "Second-600" }, body: lockinfo });
+    expect(locked.status).toBe(200);
+    const token = /^<(opaquelocktoken:[0-9a-f-]+)>$/.exec(locked.headers.get("lock-token") ?? "")?.[1];
+    expect(token).toBeDefined();
+    expect(await locked.text()).toContain(`<D:href>${token}</D:href>`);
+
+    const listed = await api(app.url, owner.token, "GET", `/folder/${owner.root}?depth=1`);
+    const file = listed.body.content.files.find((f: { name: string }) => f.name === "locked.txt");
+    const apiLock = await api(app.url, owner.token, "GET", `/lock/${file.id}`);
+    expect(apiLock.body.locked).toBe(true);
+    expect(apiLock.body.owner_id).toBe(String((await api(app.url, owner.token, "GET", "/account")).body.id));
+
+    const without = await dav("Private/locked.txt", { method: "PUT", body: "v2" });
+    expect(without.status).toBe(423);
+    expect(await without.text()).toContain("lock-token-submitted");
+    expect((await dav("Private/locked.txt", { method: "DELETE" })).status).toBe(423);
+    expect((await dav("Private/locked.txt", { method: "PUT", body: "v2", headers: { if: "(<opaquelocktoken:00000000-0000-0000-0000-000000000000>)" } })).status).toBe(412);
+    expect((await dav("Private/locked.txt", { method: "PUT", body: "v2", headers: { if: `(<${token}>)` } })).status).toBe(204);
+    const discovery = await dav("Private/locked.txt", { method: "PROPFIND", headers: { depth: "0" }, body: '<D:propfind xmlns:D="DAV:"><D:prop><D:lockdiscovery/></D:prop></D:propfind>' });
+    expect(await discovery.text()).toContain(token);
+
+    expect((await dav("Private/locked.txt", { method: "UNLOCK", headers: { "lock-token": `<${token}>` } })).status).toBe(204);
+    expect((await api(app.url, owner.token, "GET", `/lock/${file.id}`)).body.locked).toBe(false);
+    expect((await dav("Private/locked.txt", { method: "PUT", body: "v3" })).status).toBe(204);
   });
 });
 

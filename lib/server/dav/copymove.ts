@@ -10,6 +10,8 @@ import { DAV_PREFIX, davSegments, resolveDavPath, type DavTarget } from "./dav-p
 import { DavError, notFoundUnless, sendEmpty } from "./dav-response";
 import { childrenOf, resourceOf, type DavResource } from "./dav-resources";
 import { removeTarget } from "./delete";
+import { locksRootedAt } from "./dav-locks";
+import { releaseLocks } from "./unlock";
 import type { AssertWritable } from "./dav-handler";
 
 /**
@@ -43,8 +45,11 @@ export async function copyOrMove(ctx: AuthedCtx, req: IncomingMessage, res: Serv
   const parentId = target.parent.folder.id;
   const name = validateName(target.name);
   if (move) {
+    // Locks do not move with a resource (RFC 4918, 9.9.4): the source's go.
+    const held = await locksRootedAt(ctx.db, source);
     if (resource.kind === "file") await updateFile(ctx, resource.version.id, { name, parent_id: parentId }, "light");
     else await updateFolder(ctx, resource.folder.id, { name, parent_id: parentId }, { recursive: false, mode: "light" });
+    await releaseLocks(ctx, held);
   } else {
     await copyInto(ctx, resource, parentId, name, depth === 0);
   }

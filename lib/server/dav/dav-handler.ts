@@ -15,6 +15,10 @@ import { DAV_METHODS, options } from "./options";
 import { propfind } from "./propfind";
 import { proppatch } from "./proppatch";
 import { put } from "./put";
+import { lock } from "./lock";
+import { unlock } from "./unlock";
+import { assertIfHeader, assertTokens, parseIf } from "./dav-locks";
+import { resolveDavPath } from "./dav-path";
 
 /** Checks run before a change: lock tokens and If headers (class 2) plug in here. */
 export type AssertWritable = (target: DavTarget) => Promise<void>;
@@ -40,7 +44,18 @@ export async function davHandler(req: IncomingMessage, res: ServerResponse): Pro
     const db = await getDb();
     const actor = await authenticateDav(db, req.headers.authorization, method, info, new URL(request.url));
     const ctx: AuthedCtx = { db, actor, request: info };
-    const writable: AssertWritable = async () => {};
+    // Changes: the If header holds for the request target (412), evaluated once; then every lock
+    // covering each resource changed must be the caller's with its token submitted (423).
+    const ifHeader = req.headers.if;
+    const lists = parseIf(Array.isArray(ifHeader) ? ifHeader.join(" ") : ifHeader);
+    let ifChecked = false;
+    const writable: AssertWritable = async (target) => {
+      if (!ifChecked) {
+        await assertIfHeader(ctx, lists, await resolveDavPath(ctx, segments));
+        ifChecked = true;
+      }
+      await assertTokens(ctx, lists, target);
+    };
     switch (method) {
       case "PROPFIND":
         return await propfind(ctx, req, res, segments);
@@ -55,6 +70,10 @@ export async function davHandler(req: IncomingMessage, res: ServerResponse): Pro
         return await mkcol(ctx, req, res, segments, writable);
       case "DELETE":
         return await del(ctx, res, segments, writable);
+      case "LOCK":
+        return await lock(ctx, req, res, segments);
+      case "UNLOCK":
+        return await unlock(ctx, req, res, segments);
       case "COPY":
       case "MOVE":
         return await copyOrMove(ctx, req, res, segments, method === "MOVE", writable);

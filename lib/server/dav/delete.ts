@@ -5,6 +5,8 @@ import { deleteFile } from "../files/delete-file";
 import { deleteFolder } from "../folders/delete-folder";
 import { resolveDavPath, type DavTarget } from "./dav-path";
 import { notFoundUnless, sendEmpty } from "./dav-response";
+import { locksRootedAt } from "./dav-locks";
+import { releaseLocks } from "./unlock";
 import { resourceOf } from "./dav-resources";
 
 /** DELETE (RFC 4918, 9.6): a file (all its versions) or a folder goes to the trash, as DELETE /file and /folder do. */
@@ -19,6 +21,9 @@ export async function removeTarget(ctx: AuthedCtx, target: DavTarget, assertWrit
   const resource = notFoundUnless(resourceOf(target), target);
   if (resource.kind === "root" || (target.kind === "folder" && target.isSpace)) throw forbidden("A space cannot be deleted through WebDAV");
   await assertWritable(target);
+  const held = await locksRootedAt(ctx.db, target);
   if (resource.kind === "file") await deleteFile(ctx, resource.version.id, { trash: true, versions: "all" });
   else await deleteFolder(ctx, resource.folder.id, { trash: true });
+  // A deleted resource's locks go with it (RFC 4918, 9.6.1).
+  await releaseLocks(ctx, held);
 }

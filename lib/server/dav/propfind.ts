@@ -7,6 +7,7 @@ import { resolveDavPath, davHref, type DavTarget } from "./dav-path";
 import { childrenOf, etagOf, quotaOf, resourceOf, type DavResource } from "./dav-resources";
 import { childElements, clark, DAV_NS, escapeXml, isDav, parseXml, readSmallBody, type PropName } from "./dav-xml";
 import { deadPropsOf } from "./dead-props";
+import { lockDiscoveryOf } from "./dav-locks";
 
 type Request = { kind: "allprop"; include: PropName[] } | { kind: "propname" } | { kind: "prop"; props: PropName[] };
 
@@ -105,7 +106,7 @@ async function liveProps(ctx: AuthedCtx, resource: DavResource, request: Request
     d("supportedlock"),
     "<D:lockentry><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>",
   );
-  props.set(d("lockdiscovery"), "");
+  props.set(d("lockdiscovery"), await lockDiscoveryOf(ctx, resource));
   const wanted = (n: string) => request.kind === "propname" || (request.kind === "prop" && request.props.some((p) => p.ns === DAV_NS && p.name === n)) || (request.kind === "allprop" && request.include.some((p) => p.ns === DAV_NS && p.name === n));
   if (collection && (wanted("quota-used-bytes") || wanted("quota-available-bytes"))) {
     const quota = await quotaOf(ctx, resource);
