@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
+import os from "node:os";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, signIn, startApp, type AppServer } from "./app-server";
+import { api, serverCrashes, signIn, startApp, type AppServer } from "./app-server";
 
 // Issue 18, part 3: WebDAV at /dav/ on the BUILT server, driven by real clients: litmus (its
 // summary lines read, since it exits 0 whatever fails: environment.md, trap 15) and rclone
@@ -217,10 +217,14 @@ describe("WebDAV with real clients", () => {
   });
 
   it("litmus: every finished suite passes with no warnings", async () => {
-    const { stdout } = await run("litmus", [`${app.url}/dav/Private/`, owner.login, PASSWORD], { env: { ...process.env, TESTS: SUITES.join(" ") }, maxBuffer: 1 << 24 }).catch((e: { stdout: string }) => ({ stdout: e.stdout }));
+    const { stdout } = await run("litmus", [`${app.url}/dav/Private/`, owner.login, PASSWORD], { env: { ...process.env, TESTS: SUITES.join(" ") }, maxBuffer: 1 << 24, cwd: os.tmpdir() }).catch((e: { stdout: string }) => ({ stdout: e.stdout }));
     const summaries = [...stdout.matchAll(/<- summary for `(\w+)': of (\d+) tests run: (\d+) passed, (\d+) failed/g)];
     expect(summaries.map((m) => m[1]), stdout).toEqual(SUITES);
     for (const m of summaries) expect(Number(m[4]), `${m[1]}:\n${stdout}`).toBe(0);
     expect(stdout, stdout).not.toMatch(/warning/i);
+  });
+
+  it("left no crash in the server's output", () => {
+    expect(serverCrashes()).toEqual([]);
   });
 });

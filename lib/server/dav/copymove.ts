@@ -31,6 +31,19 @@ export async function copyOrMove(ctx: AuthedCtx, req: IncomingMessage, res: Serv
   if (sameOrInside(segments, destination, resource.kind !== "file")) throw forbidden("The destination is the source or inside it");
 
   let target = await resolveDavPath(ctx, destination);
+  // The same file or folder under another case of its name: a MOVE renames it in place.
+  const sameEntity =
+    (target.kind === "file" && resource.kind === "file" && target.file.id === resource.file.id) ||
+    (target.kind === "folder" && resource.kind === "folder" && target.folder.id === resource.folder.id);
+  if (sameEntity) {
+    if (!move) throw forbidden("A resource cannot be copied onto itself");
+    await assertWritable(source);
+    const name = validateName(destination[destination.length - 1]);
+    if (resource.kind === "file") await updateFile(ctx, resource.version.id, { name }, "light");
+    else await updateFolder(ctx, resource.folder.id, { name }, { recursive: false, mode: "light" });
+    sendEmpty(res, 201);
+    return;
+  }
   if (target.kind === "orphan") throw new AppError("conflict", "The destination's parent collection does not exist");
   if (target.kind === "root" || (target.kind === "missing" && !target.parent) || (target.kind === "folder" && target.isSpace)) throw forbidden("A space cannot be a destination");
   const existed = target.kind !== "missing";
@@ -98,8 +111,8 @@ function depthOf(header: string | string[] | undefined, move: boolean): 0 | "inf
 
 function sameOrInside(source: string[], destination: string[], collection: boolean): boolean {
   const key = (s: string) => s.normalize("NFC").toLowerCase();
-  if (destination.length < source.length) return false;
-  if (!collection && destination.length !== source.length) return false;
+  if (destination.length === source.length) return source.every((s, i) => s === destination[i]);
+  if (!collection || destination.length < source.length) return false;
   return source.every((s, i) => key(s) === key(destination[i]));
 }
 

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import os from "node:os";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { davHandler } from "@/lib/server/dav/dav-handler";
@@ -29,7 +30,7 @@ const dav = (p: string, init: RequestInit & { as?: TestUser } = {}) =>
 
 describe("WebDAV handler", () => {
   it("passes litmus (basic, copymove, props, locks, http) with no failure and no warning", async () => {
-    const { stdout } = await run("litmus", [`${server.url}/dav/Private/`, owner.login, owner.password], { maxBuffer: 1 << 24 }).catch((e: { stdout: string }) => ({ stdout: e.stdout }));
+    const { stdout } = await run("litmus", [`${server.url}/dav/Private/`, owner.login, owner.password], { maxBuffer: 1 << 24, cwd: os.tmpdir() }).catch((e: { stdout: string }) => ({ stdout: e.stdout }));
     const summaries = [...stdout.matchAll(/<- summary for `(\w+)': of (\d+) tests run: (\d+) passed, (\d+) failed/g)];
     expect(summaries.map((m) => [m[1], m[4]]), stdout).toEqual([["basic", "0"], ["copymove", "0"], ["props", "0"], ["locks", "0"], ["http", "0"]]);
     expect(stdout, stdout).not.toMatch(/warning/i);
@@ -79,6 +80,15 @@ describe("WebDAV handler", () => {
     const big = await dav("Private/", { method: "PROPPATCH", body: "<a>" + "x".repeat((1 << 20) + 1) + "</a>" });
     expect(big.status).toBe(413);
     expect((await dav(`Private/${encodeURIComponent("a\u202Egnp.exe")}`, { method: "PUT", body: "x" })).status).toBe(400);
+  });
+
+  it("MOVE renames in place when only the case changes; COPY onto itself is refused", async () => {
+    expect((await dav("Private/case.txt", { method: "PUT", body: "abc" })).status).toBe(201);
+    expect((await dav("Private/case.txt", { method: "COPY", headers: { destination: "/dav/Private/case.txt" } })).status).toBe(403);
+    expect((await dav("Private/case.txt", { method: "MOVE", headers: { destination: "/dav/Private/CASE.txt" } })).status).toBe(201);
+    const listed = await (await dav("Private/", { method: "PROPFIND", headers: { depth: "1" } })).text();
+    expect(listed).toContain("<D:href>/dav/Private/CASE.txt</D:href>");
+    expect(await (await dav("Private/CASE.txt")).text()).toBe("abc");
   });
 
   it("answers quota-used-bytes and quota-available-bytes when asked", async () => {
