@@ -2,6 +2,9 @@ import { execFile } from "node:child_process";
 import os from "node:os";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { sessions } from "@/db/schema";
+import { hashToken, newToken } from "@/lib/server/auth/tokens";
 import { davHandler } from "@/lib/server/dav/dav-handler";
 import { createTestUser, type TestUser } from "../../helpers/factories";
 import { allRightsBut, createFolder, grantRight, uploadText } from "../../helpers/files";
@@ -51,6 +54,21 @@ describe("WebDAV handler", () => {
     expect(res.status).toBe(207);
     const xml = await res.text();
     expect(xml).toContain("<D:href>/dav/Private/</D:href>");
+  });
+
+  it("holds OAuth2 tokens to the files area: files.read reads but does not write, other areas are refused", async () => {
+    const scoped = async (scope: string) => {
+      const token = newToken();
+      await (await getDb()).insert(sessions).values({ tokenHash: hashToken(token), userId: owner.id, kind: "api", scope });
+      return { authorization: `Bearer ${token}` };
+    };
+    const reader = await scoped("files.read");
+    expect((await fetch(`${server.url}/dav/Private/`, { method: "PROPFIND", headers: { depth: "1", ...reader } })).status).toBe(207);
+    expect((await fetch(`${server.url}/dav/Private/scoped.txt`, { method: "PUT", body: "x", headers: reader })).status).toBe(403);
+    const elsewhere = await scoped("users.readwrite");
+    expect((await fetch(`${server.url}/dav/Private/`, { method: "PROPFIND", headers: { depth: "0", ...elsewhere } })).status).toBe(403);
+    const writer = await scoped("files.readwrite");
+    expect((await fetch(`${server.url}/dav/Private/scoped.txt`, { method: "PUT", body: "x", headers: writer })).status).toBe(201);
   });
 
   it("refuses a user lacking write or edit (403) and hides others' folders (404)", async () => {
