@@ -6,7 +6,7 @@ import { validateName } from "../files/names";
 import { createFolder } from "../folders/create-folder";
 import { updateFolder } from "../folders/update-folder";
 import { updateFile } from "../files/update-file";
-import { DAV_PREFIX, davSegments, resolveDavPath, type DavTarget } from "./dav-path";
+import { DAV_PREFIX, davSegments, resolveDavPath } from "./dav-path";
 import { DavError, notFoundUnless, sendEmpty } from "./dav-response";
 import { childrenOf, resourceOf, type DavResource } from "./dav-resources";
 import { removeTarget } from "./delete";
@@ -115,5 +115,3 @@ function sameOrInside(source: string[], destination: string[], collection: boole
   if (!collection || destination.length < source.length) return false;
   return source.every((s, i) => key(s) === key(destination[i]));
 }
-
-export type { DavTarget };

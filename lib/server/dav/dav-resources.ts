@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { fileVersions, files, folders, type FileRow, type FileVersion, type Folder } from "@/db/schema";
 import type { AuthedCtx } from "../context";
 import { remainingQuota, usedInFolder } from "../quotas/assert-quota";
@@ -55,10 +55,4 @@ export async function quotaOf(ctx: AuthedCtx, resource: DavResource): Promise<{ 
   if (resource.kind !== "folder") return null;
   const [used, room] = await Promise.all([usedInFolder(ctx.db, resource.folder.id), remainingQuota(ctx.db, { userId: ctx.actor.user.id, folder: resource.folder })]);
   return { used, available: Number.isFinite(room) ? Math.max(0, room) : null };
-}
-
-/** Files by id, for callers that hold ids only. */
-export async function loadFiles(ctx: AuthedCtx, ids: number[]) {
-  if (ids.length === 0) return [];
-  return ctx.db.select().from(files).where(inArray(files.id, ids));
 }

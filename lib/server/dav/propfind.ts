@@ -3,7 +3,7 @@ import type { Element } from "@xmldom/xmldom";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { notFoundUnless, sendMultistatus, type PropStat } from "./dav-response";
-import { resolveDavPath, davHref, type DavTarget } from "./dav-path";
+import { resolveDavPath, davHref } from "./dav-path";
 import { childrenOf, etagOf, quotaOf, resourceOf, type DavResource } from "./dav-resources";
 import { childElements, clark, DAV_NS, escapeXml, isDav, parseXml, readSmallBody, type PropName } from "./dav-xml";
 import { deadPropsOf } from "./dead-props";
@@ -117,5 +117,3 @@ async function liveProps(ctx: AuthedCtx, resource: DavResource, request: Request
   }
   return props;
 }
-
-export type { DavTarget };
