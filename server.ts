@@ -3,6 +3,7 @@ import nextEnv from "@next/env";
 import next from "next";
 import { downloadById, downloadByToken } from "./lib/server/downloads/serve-download";
 import { accelRedirectPrefix } from "./lib/server/downloads/accel-redirect";
+import { davHandler } from "./lib/server/dav/dav-handler";
 import { clientAddress, isTrustedProxy, parseTrustedProxies } from "./lib/server/http/client-address";
 import { nodeRoute, type NodeHandler } from "./lib/server/http/node-route";
 import { OAUTH2_ENDPOINTS } from "./lib/server/oauth2/authorization-server";
@@ -31,12 +32,14 @@ const FAST_PATHS: { methods: string[]; pattern: RegExp; handler: NodeHandler }[]
   { methods: ["POST", "HEAD", "PATCH", "DELETE", "OPTIONS"], pattern: /^\/api\/tus(\/[^/]*)?\/?$/, handler: tusNodeHandler },
   // The OAuth2 authorization server (api.md, "OAuth2"); GET /oauth2/authorize is Next's consent page.
   ...OAUTH2_ENDPOINTS,
+  // WebDAV (api.md, "WebDAV and object storage"): every method, lib/server/dav dispatches.
+  { methods: ["*"], pattern: /^\/dav(\/.*)?$/, handler: davHandler },
 ];
 
 function fastPathFor(method: string | undefined, url: string | undefined): { handler: NodeHandler; params: Record<string, string> } | undefined {
   const pathname = (url ?? "/").split("?", 1)[0];
   for (const path of FAST_PATHS) {
-    if (!path.methods.includes(method ?? "GET")) continue;
+    if (!path.methods.includes(method ?? "GET") && !path.methods.includes("*")) continue;
     const match = path.pattern.exec(pathname);
     if (!match) continue;
     const params = Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, safeDecode(value)]));

@@ -22,3 +22,4 @@ export * from "./identity";
 export * from "./mfa";
 export * from "./sso";
 export * from "./oauth2";
+export * from "./dav";

@@ -1,0 +1,77 @@
+import type { ServerResponse } from "node:http";
+import { AppError, toErrorResponse } from "../errors";
+import type { DavTarget } from "./dav-path";
+import { escapeXml, propElement, XML_HEAD, type PropName } from "./dav-xml";
+
+/** A WebDAV status the API's error codes do not have (412 Precondition Failed, 502 for a foreign destination). */
+export class DavError extends Error {
+  constructor(
+    readonly status: 412 | 502,
+    message: string,
+    readonly dav?: string,
+  ) {
+    super(message);
+  }
+}
+
+export type PropStat = { status: number; props: { name: PropName; inner: string | null }[]; error?: string };
+
+const REASONS: Record<number, string> = { 200: "OK", 201: "Created", 204: "No Content", 412: "Precondition Failed", 403: "Forbidden", 404: "Not Found", 409: "Conflict", 423: "Locked", 424: "Failed Dependency", 507: "Insufficient Storage" };
+const statusLine = (status: number) => `HTTP/1.1 ${status} ${REASONS[status] ?? ""}`.trimEnd();
+
+/** 207 Multi-Status with one response per href. */
+export function sendMultistatus(res: ServerResponse, responses: { href: string; propstats?: PropStat[]; status?: number }[]): void {
+  const parts = responses.map((r) => {
+    const inner = r.propstats
+      ? r.propstats
+          .map((p) => `<D:propstat><D:prop>${p.props.map((x) => propElement(x.name, x.inner)).join("")}</D:prop><D:status>${statusLine(p.status)}</D:status>${p.error ?? ""}</D:propstat>`)
+          .join("")
+      : `<D:status>${statusLine(r.status ?? 200)}</D:status>`;
+    return `<D:response><D:href>${escapeXml(r.href)}</D:href>${inner}</D:response>`;
+  });
+  sendXml(res, 207, `<D:multistatus xmlns:D="DAV:">${parts.join("")}</D:multistatus>`);
+}
+
+export function sendXml(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  const bytes = Buffer.from(XML_HEAD + body, "utf8");
+  res.writeHead(status, { "Content-Type": "application/xml; charset=utf-8", "Content-Length": String(bytes.length), ...headers });
+  res.end(bytes);
+}
+
+/** A status with no body. */
+export function sendEmpty(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "Content-Length": "0", ...headers });
+  res.end();
+}
+
+/** The resource a target names, or 404 (409 is for the methods that create). */
+export function notFoundUnless<T>(resource: T | null, target: DavTarget): T {
+  if (resource) return resource;
+  throw new AppError("not_found", target.kind === "orphan" ? "A parent collection does not exist" : "Nothing exists at this path");
+}
+
+/**
+ * An error as WebDAV clients expect it: the status of the service's AppError, a DAV:error body
+ * when the error names a precondition (`details.dav`), otherwise the contract's JSON error body.
+ */
+export async function sendDavError(res: ServerResponse, method: string, error: unknown): Promise<void> {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (error instanceof DavError) {
+    if (error.dav) sendXml(res, error.status, `<D:error xmlns:D="DAV:"><D:${error.dav}/></D:error>`);
+    else sendEmpty(res, error.status);
+    return;
+  }
+  const dav = error instanceof AppError && error.details && typeof error.details === "object" && "dav" in error.details ? String((error.details as { dav: string }).dav) : null;
+  if (dav) {
+    sendXml(res, error instanceof AppError ? error.status : 400, `<D:error xmlns:D="DAV:"><D:${dav}/></D:error>`, (error as AppError).headers);
+    return;
+  }
+  const response = toErrorResponse(error);
+  if (response.status >= 500) console.error("[coffre] WebDAV request failed:", error);
+  const body = Buffer.from(await response.text());
+  res.writeHead(response.status, { ...Object.fromEntries(response.headers), "Content-Length": String(body.length) });
+  res.end(method === "HEAD" ? undefined : body);
+}

@@ -1,0 +1,119 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Element } from "@xmldom/xmldom";
+import type { AuthedCtx } from "../context";
+import { AppError } from "../errors";
+import { notFoundUnless, sendMultistatus, type PropStat } from "./dav-response";
+import { resolveDavPath, davHref } from "./dav-path";
+import { childrenOf, etagOf, quotaOf, resourceOf, type DavResource } from "./dav-resources";
+import { childElements, clark, DAV_NS, escapeXml, isDav, parseXml, readSmallBody, type PropName } from "./dav-xml";
+import { deadPropsOf } from "./dead-props";
+import { lockDiscoveryOf } from "./dav-locks";
+
+type Request = { kind: "allprop"; include: PropName[] } | { kind: "propname" } | { kind: "prop"; props: PropName[] };
+
+/** Computed on request only (RFC 4331: not part of allprop). */
+const ON_REQUEST = ["quota-used-bytes", "quota-available-bytes"];
+
+/** PROPFIND (RFC 4918, 9.1): Depth 0 or 1; `infinity` (or no Depth) refused with 403 propfind-finite-depth. */
+export async function propfind(ctx: AuthedCtx, req: IncomingMessage, res: ServerResponse, segments: string[]): Promise<void> {
+  const depth = parseDepth(req.headers.depth);
+  const request = parsePropfind(parseXml(await readSmallBody(req)));
+  const target = await resolveDavPath(ctx, segments);
+  const self = notFoundUnless(resourceOf(target), target);
+  const resources = depth === 1 ? [self, ...(await childrenOf(ctx, self))] : [self];
+  const responses: { href: string; propstats: PropStat[] }[] = [];
+  for (const resource of resources) responses.push({ href: davHref(resource.segments, resource.kind !== "file"), propstats: await propstatsOf(ctx, resource, request) });
+  sendMultistatus(res, responses);
+}
+
+function parseDepth(header: string | string[] | undefined): 0 | 1 {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim().toLowerCase() ?? "infinity";
+  if (value === "0") return 0;
+  if (value === "1") return 1;
+  if (value === "infinity") throw new AppError("forbidden", "PROPFIND with Depth: infinity is not supported", { dav: "propfind-finite-depth" });
+  throw new AppError("invalid_request", `Depth must be 0, 1 or infinity, not ${value}`);
+}
+
+function parsePropfind(doc: ReturnType<typeof parseXml>): Request {
+  if (!doc) return { kind: "allprop", include: [] };
+  const root = doc.documentElement!;
+  if (!isDav(root, "propfind")) throw new AppError("invalid_request", "The body must be a DAV:propfind element");
+  const children = childElements(root);
+  const prop = children.find((c) => isDav(c, "prop"));
+  if (children.some((c) => isDav(c, "propname"))) return { kind: "propname" };
+  if (children.some((c) => isDav(c, "allprop"))) {
+    const include = children.find((c) => isDav(c, "include"));
+    return { kind: "allprop", include: include ? namesIn(include) : [] };
+  }
+  if (prop) return { kind: "prop", props: namesIn(prop) };
+  throw new AppError("invalid_request", "DAV:propfind needs prop, allprop or propname");
+}
+
+export function namesIn(element: Element): PropName[] {
+  return childElements(element).map((e) => ({ ns: e.namespaceURI ?? "", name: e.localName ?? e.nodeName }));
+}
+
+async function propstatsOf(ctx: AuthedCtx, resource: DavResource, request: Request): Promise<PropStat[]> {
+  const live = await liveProps(ctx, resource, request);
+  const dead = await deadPropsOf(ctx, resource);
+  if (request.kind === "propname") {
+    const names = [...live.keys(), ...dead.keys()].map((key) => ({ name: parseClark(key), inner: null }));
+    return [{ status: 200, props: names }];
+  }
+  const found: PropStat["props"] = [];
+  const missing: PropStat["props"] = [];
+  if (request.kind === "allprop") {
+    for (const [key, inner] of live) if (!ON_REQUEST.includes(parseClark(key).name) || request.include.some((p) => clark(p) === key)) found.push({ name: parseClark(key), inner });
+    for (const [key, value] of dead) found.push({ name: parseClark(key), inner: value });
+  } else {
+    for (const p of request.props) {
+      const key = clark(p);
+      if (live.has(key)) found.push({ name: p, inner: live.get(key)! });
+      else if (dead.has(key)) found.push({ name: p, inner: dead.get(key)! });
+      else missing.push({ name: p, inner: null });
+    }
+  }
+  const out: PropStat[] = [];
+  if (found.length) out.push({ status: 200, props: found });
+  if (missing.length) out.push({ status: 404, props: missing });
+  if (!out.length) out.push({ status: 200, props: [] });
+  return out;
+}
+
+function parseClark(key: string): PropName {
+  const close = key.indexOf("}");
+  return { ns: key.slice(1, close), name: key.slice(close + 1) };
+}
+
+/** The live properties of a resource, by Clark name, as XML content. */
+async function liveProps(ctx: AuthedCtx, resource: DavResource, request: Request): Promise<Map<string, string>> {
+  const d = (name: string) => `{${DAV_NS}}${name}`;
+  const props = new Map<string, string>();
+  const collection = resource.kind !== "file";
+  props.set(d("resourcetype"), collection ? "<D:collection/>" : "");
+  const name = resource.kind === "root" ? "" : resource.kind === "folder" ? resource.folder.name : resource.file.name;
+  props.set(d("displayname"), escapeXml(name));
+  if (resource.kind === "file") {
+    props.set(d("getcontentlength"), String(resource.version.size));
+    props.set(d("getcontenttype"), escapeXml(resource.version.mime));
+  }
+  props.set(d("getetag"), escapeXml(etagOf(resource)));
+  const modified = resource.kind === "file" ? resource.version.modifiedAt : resource.kind === "folder" ? resource.folder.modifiedAt : new Date(0);
+  const created = resource.kind === "file" ? resource.file.createdAt : resource.kind === "folder" ? resource.folder.createdAt : new Date(0);
+  props.set(d("getlastmodified"), modified.toUTCString());
+  props.set(d("creationdate"), created.toISOString());
+  props.set(
+    d("supportedlock"),
+    "<D:lockentry><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>",
+  );
+  props.set(d("lockdiscovery"), await lockDiscoveryOf(ctx, resource));
+  const wanted = (n: string) => request.kind === "propname" || (request.kind === "prop" && request.props.some((p) => p.ns === DAV_NS && p.name === n)) || (request.kind === "allprop" && request.include.some((p) => p.ns === DAV_NS && p.name === n));
+  if (collection && (wanted("quota-used-bytes") || wanted("quota-available-bytes"))) {
+    const quota = await quotaOf(ctx, resource);
+    if (quota) {
+      props.set(d("quota-used-bytes"), String(quota.used));
+      if (quota.available !== null) props.set(d("quota-available-bytes"), String(quota.available));
+    }
+  }
+  return props;
+}
