@@ -10,7 +10,7 @@ import { AppError } from "../errors";
 import { FILE_EVENT, recordEvent } from "../events/record-event";
 import { getFolderOrThrow } from "../folders/get-folder";
 import { enqueueDerivatives } from "../previews/enqueue-derivatives";
-import { loadLocks, isLockedForOthers } from "../locks/serialize-lock";
+import { assertNotLockedByOther } from "../locks/assert-not-locked";
 import { assertQuota } from "../quotas/assert-quota";
 import { firstFreeName, sameName, validateName } from "./names";
 import type { Rights } from "../rights/rights";
@@ -71,8 +71,7 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, mime: str
   }
   if (existing) {
     if (!rights.edit) throw new AppError("forbidden", "A new version needs the edit right in this folder");
-    const lock = (await loadLocks(db, [existing.id])).get(existing.id);
-    if (isLockedForOthers(lock, user.id)) throw new AppError("locked", "This file is locked by another user");
+    await assertNotLockedByOther(db, existing.id, user.id);
   } else if (!rights.write) {
     throw new AppError("forbidden", "Adding a file needs the write right in this folder");
   }

@@ -7,7 +7,7 @@ import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { getFolderOrThrow } from "../folders/get-folder";
 import type { Mode } from "../http/mode";
-import { isLockedForOthers, loadLocks } from "../locks/serialize-lock";
+import { assertNotLockedByOther } from "../locks/assert-not-locked";
 import type { RightName } from "../rights/rights";
 import { assertDestinationQuota, fileBytes } from "./assert-destination-quota";
 import { getFileOrThrow } from "./get-file";
@@ -37,8 +37,7 @@ export async function updateFile(ctx: AuthedCtx, versionId: number, body: Update
 
     // The file row is held so a concurrent rename, move, lock or delete waits for this one.
     await tx.select({ id: files.id }).from(files).where(eq(files.id, access.file.id)).for("update");
-    const lock = (await loadLocks(tx, [access.file.id])).get(access.file.id);
-    if (isLockedForOthers(lock, user.id)) throw new AppError("locked", "This file is locked by another user");
+    await assertNotLockedByOther(tx, access.file.id, user.id);
 
     let { folder: destination, rights } = access;
     if (isMove) {

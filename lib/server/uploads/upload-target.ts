@@ -7,7 +7,7 @@ import { sameName, validateName } from "../files/names";
 import { createFolder } from "../folders/create-folder";
 import { findLiveChildFolder } from "../folders/folder-names";
 import { getFolderOrThrow } from "../folders/get-folder";
-import { isLockedForOthers, loadLocks } from "../locks/serialize-lock";
+import { assertNotLockedByOther } from "../locks/assert-not-locked";
 import { assertQuota, remainingQuota } from "../quotas/assert-quota";
 import { resolveFolderRights } from "../rights/resolve-rights";
 import type { Rights } from "../rights/rights";
@@ -47,9 +47,7 @@ export async function assertUploadAllowed(ctx: AuthedCtx, target: UploadTarget, 
     if (existing === null && !rights.write) throw forbidden("Adding a file needs the write right in this folder");
     if (existing !== null) {
       if (!rights.edit) throw forbidden("A new version needs the edit right in this folder");
-      if (isLockedForOthers((await loadLocks(db, [existing])).get(existing), ctx.actor.user.id)) {
-        throw new AppError("locked", "This file is locked by another user");
-      }
+      await assertNotLockedByOther(db, existing, ctx.actor.user.id);
     }
   }
   if (asked) {
