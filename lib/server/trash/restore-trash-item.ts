@@ -6,6 +6,7 @@ import { writeLog } from "../audit/write-log";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { assertDestinationQuota, fileBytes, folderTreeBytes } from "../files/assert-destination-quota";
+import { findLiveFileIdByName } from "../files/live-files";
 import { firstFreeName, sameName } from "../files/names";
 import { presentFiles, type FileJson } from "../files/present-files";
 import { getFolderOrThrow } from "../folders/get-folder";
@@ -158,8 +159,7 @@ async function withCurrentVersion(tx: Tx, file: FileRow, folder: Folder) {
 }
 
 async function fileNameTaken(tx: Tx, folderId: number, name: string) {
-  const found = await tx.select({ id: files.id }).from(files).where(and(eq(files.folderId, folderId), isNull(files.deletedAt), sameName(files.nameKey, name))).limit(1);
-  return found.length > 0;
+  return (await findLiveFileIdByName(tx, folderId, name)) !== null;
 }
 
 async function folderNameTaken(tx: Tx, parentId: number, name: string) {

@@ -1,9 +1,8 @@
-import { and, eq, isNull } from "drizzle-orm";
-import type { DbOrTx } from "@/db";
-import { files, type Folder } from "@/db/schema";
+import type { Folder } from "@/db/schema";
 import type { AuthedCtx } from "../context";
 import { AppError, forbidden } from "../errors";
-import { sameName, validateName } from "../files/names";
+import { findLiveFileIdByName } from "../files/live-files";
+import { validateName } from "../files/names";
 import { createFolder } from "../folders/create-folder";
 import { findLiveChildFolder } from "../folders/folder-names";
 import { getFolderOrThrow } from "../folders/get-folder";
@@ -43,7 +42,7 @@ export async function assertUploadAllowed(ctx: AuthedCtx, target: UploadTarget, 
   if (missing.length > 0) {
     if (!rights.write) throw forbidden("Creating the folders of targetPath needs the write right");
   } else {
-    const existing = target.neverOverwrite ? null : await findLiveFileId(db, folder.id, name);
+    const existing = target.neverOverwrite ? null : await findLiveFileIdByName(db, folder.id, name);
     if (existing === null && !rights.write) throw forbidden("Adding a file needs the write right in this folder");
     if (existing !== null) {
       if (!rights.edit) throw forbidden("A new version needs the edit right in this folder");
@@ -94,13 +93,4 @@ async function walkTargetPath(ctx: AuthedCtx, folderId: number, segments: string
     rights = childRights;
   }
   return { folder, rights, missing: [] };
-}
-
-async function findLiveFileId(db: DbOrTx, folderId: number, name: string): Promise<number | null> {
-  const [found] = await db
-    .select({ id: files.id })
-    .from(files)
-    .where(and(eq(files.folderId, folderId), isNull(files.deletedAt), sameName(files.nameKey, name)))
-    .limit(1);
-  return found?.id ?? null;
 }
