@@ -42,10 +42,16 @@ async function expectBoundedQueries(grow: (n: number) => Promise<void>, list: ()
   const many = await countQueries(list);
   expect(many.result.status, many.result.text).toBe(200);
   expect(listed(many.result.body)).toBe(30);
-  expect(few.count).toBeGreaterThan(0);
-  expect(many.count, `3 items:\n${few.statements.join("\n")}\n\n30 items:\n${many.statements.join("\n")}`).toBe(few.count);
-  return few.count;
+  const [fewWork, manyWork] = [routeWork(few.statements), routeWork(many.statements)];
+  expect(fewWork.length).toBeGreaterThan(0);
+  expect(manyWork.length, `3 items:\n${fewWork.join("\n")}\n\n30 items:\n${manyWork.join("\n")}`).toBe(fewWork.length);
+  return fewWork.length;
 }
+
+// The platform configuration is cached per process for 2 s (platform-config.ts): a reload may fall
+// in either counted call on a slow machine. It is one statement whatever the page, so it is left out.
+const CONFIG_RELOAD = /^select "key", "value", "updated_at" from "platform_config"$/;
+const routeWork = (statements: string[]) => statements.filter((s) => !CONFIG_RELOAD.test(s.trim()));
 
 /** Calls `make(i)` for i from the current count up to n, one at a time (ids stay in order). */
 function grower(make: (i: number) => Promise<unknown>) {
@@ -138,7 +144,7 @@ describe("list routes cost a bounded number of queries, whatever the page size",
     const many = await countQueries(() => get(recentAnnotationsRoute.GET, owner.token, {}, { nb_objects: 30 }));
     expect([few.result.status, many.result.status]).toEqual([200, 200]);
     expect([few.result.body.objects.length, many.result.body.objects.length]).toEqual([3, 30]);
-    expect(many.count, many.statements.join("\n")).toBe(few.count);
+    expect(routeWork(many.statements).length, many.statements.join("\n")).toBe(routeWork(few.statements).length);
   });
 
   it("GET /users: an administrator's search", async () => {
@@ -190,6 +196,6 @@ describe("list routes cost a bounded number of queries, whatever the page size",
     expect(mine.result.body).toHaveLength(15);
     const theirs = await countQueries(() => get(invitationsRoute.GET, sharer.token));
     expect(theirs.result.body).toHaveLength(15);
-    expect(mine.count).toBe(theirs.count);
+    expect(routeWork(mine.statements).length).toBe(routeWork(theirs.statements).length);
   });
 });
