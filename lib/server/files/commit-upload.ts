@@ -1,4 +1,4 @@
-import { and, eq, isNull, max, sql } from "drizzle-orm";
+import { and, eq, max, sql } from "drizzle-orm";
 import { blobs, fileVersions, files, folders, type FileRow, type FileVersion, type Folder } from "@/db/schema";
 import { getBlobStore } from "@/lib/storage";
 import type { StoredBlob } from "@/lib/storage/blob-store";
@@ -10,9 +10,10 @@ import { AppError } from "../errors";
 import { FILE_EVENT, recordEvent } from "../events/record-event";
 import { getFolderOrThrow } from "../folders/get-folder";
 import { enqueueDerivatives } from "../previews/enqueue-derivatives";
-import { loadLocks, isLockedForOthers } from "../locks/serialize-lock";
+import { assertNotLockedByOther } from "../locks/assert-not-locked";
 import { assertQuota } from "../quotas/assert-quota";
-import { firstFreeName, sameName, validateName } from "./names";
+import { findLiveFileByName } from "./live-files";
+import { firstFreeName, validateName } from "./names";
 import type { Rights } from "../rights/rights";
 import { sniffStoredType } from "./content-type";
 
@@ -63,16 +64,15 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, mime: str
   // Sent together, the lock first (started by then(), at once): the lookup runs once the lock is
   // held, since the statements of a connection run in the order they were sent.
   const locked = db.execute(sql`SELECT pg_advisory_xact_lock(${folder.id}::int, hashtext(lower(normalize(${name}, NFC))))`).then(() => undefined);
-  const [, found] = await Promise.all([locked, findLiveFile(ctx, folder.id, name)]);
+  const [, found] = await Promise.all([locked, findLiveFileByName(ctx.db, folder.id, name)]);
   let existing: FileRow | undefined = found;
   if (existing && input.neverOverwrite) {
-    name = await firstFreeName(name, async (candidate) => Boolean(await findLiveFile(ctx, folder.id, candidate)));
+    name = await firstFreeName(name, async (candidate) => Boolean(await findLiveFileByName(ctx.db, folder.id, candidate)));
     existing = undefined;
   }
   if (existing) {
     if (!rights.edit) throw new AppError("forbidden", "A new version needs the edit right in this folder");
-    const lock = (await loadLocks(db, [existing.id])).get(existing.id);
-    if (isLockedForOthers(lock, user.id)) throw new AppError("locked", "This file is locked by another user");
+    await assertNotLockedByOther(db, existing.id, user.id);
   } else if (!rights.write) {
     throw new AppError("forbidden", "Adding a file needs the write right in this folder");
   }
@@ -128,15 +128,6 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, mime: str
   // Last, so that the folder row stays locked only for the commit: uploads into one folder queue here.
   await db.update(folders).set({ modifiedAt: now }).where(eq(folders.id, folder.id));
   return { file: await updated, version, folder, created: !existing, rights };
-}
-
-async function findLiveFile(ctx: AuthedCtx, folderId: number, name: string) {
-  const [found] = await ctx.db
-    .select()
-    .from(files)
-    .where(and(eq(files.folderId, folderId), isNull(files.deletedAt), sameName(files.nameKey, name)))
-    .limit(1);
-  return found;
 }
 
 /**

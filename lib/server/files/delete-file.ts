@@ -6,8 +6,7 @@ import { recordFolderChange } from "../alerts/record-folder-change";
 import { writeLog } from "../audit/write-log";
 import { getPlatformConfig } from "../config/platform-config";
 import type { AuthedCtx } from "../context";
-import { AppError } from "../errors";
-import { isLockedForOthers, loadLocks } from "../locks/serialize-lock";
+import { assertNotLockedByOther } from "../locks/assert-not-locked";
 import { presentTrashItems } from "../trash/present-trash-items";
 import { purgeFileContent } from "../trash/purge";
 import { sendFileToTrash, sendVersionsToTrash } from "../trash/send-to-trash";
@@ -25,8 +24,7 @@ export async function deleteFile(ctx: AuthedCtx, versionId: number, query: Delet
   return ctx.db.transaction(async (tx) => {
     const { file, version, folder } = await getFileOrThrow(tx, user, versionId, "delete");
     await tx.select({ id: files.id }).from(files).where(eq(files.id, file.id)).for("update");
-    const lock = (await loadLocks(tx, [file.id])).get(file.id);
-    if (isLockedForOthers(lock, user.id)) throw new AppError("locked", "This file is locked by another user");
+    await assertNotLockedByOther(tx, file.id, user.id);
 
     const live = await tx
       .select({ id: fileVersions.id, number: fileVersions.number })

@@ -1,7 +1,8 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { fileVersions, files, folders, type FileRow, type FileVersion, type Folder, type User } from "@/db/schema";
+import { fileVersions, type FileRow, type FileVersion, type Folder, type User } from "@/db/schema";
 import { AppError } from "../errors";
+import { findLiveVersion } from "./live-files";
 import { resolveFolderRights } from "../rights/resolve-rights";
 import type { RightName, Rights } from "../rights/rights";
 
@@ -19,13 +20,7 @@ export async function getFileOrThrow(
   need: RightName = "browse",
   options: { latest?: boolean } = {},
 ): Promise<FileAccess> {
-  const [row] = await db
-    .select({ version: fileVersions, file: files, folder: folders })
-    .from(fileVersions)
-    .innerJoin(files, eq(files.id, fileVersions.fileId))
-    .innerJoin(folders, eq(folders.id, files.folderId))
-    .where(and(eq(fileVersions.id, versionId), isNull(fileVersions.deletedAt), isNull(files.deletedAt), isNull(folders.deletedAt)))
-    .limit(1);
+  const row = await findLiveVersion(db, versionId);
   if (!row) throw new AppError("not_found", "File not found");
   const rights = await resolveFolderRights(db, user, row.folder.id);
   if (!rights.browse) throw new AppError("forbidden", "You may not browse the folder of this file");

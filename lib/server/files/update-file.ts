@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { files, folders } from "@/db/schema";
 import type { UpdateFileBody } from "@/lib/contracts/files";
@@ -7,11 +7,12 @@ import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { getFolderOrThrow } from "../folders/get-folder";
 import type { Mode } from "../http/mode";
-import { isLockedForOthers, loadLocks } from "../locks/serialize-lock";
+import { assertNotLockedByOther } from "../locks/assert-not-locked";
 import type { RightName } from "../rights/rights";
 import { assertDestinationQuota, fileBytes } from "./assert-destination-quota";
 import { getFileOrThrow } from "./get-file";
-import { sameName, validateName } from "./names";
+import { findLiveFileIdByName } from "./live-files";
+import { validateName } from "./names";
 import { presentFiles, type FileJson } from "./present-files";
 
 // Contract: a move needs read, download, edit and delete in the source and write in the destination.
@@ -37,8 +38,7 @@ export async function updateFile(ctx: AuthedCtx, versionId: number, body: Update
 
     // The file row is held so a concurrent rename, move, lock or delete waits for this one.
     await tx.select({ id: files.id }).from(files).where(eq(files.id, access.file.id)).for("update");
-    const lock = (await loadLocks(tx, [access.file.id])).get(access.file.id);
-    if (isLockedForOthers(lock, user.id)) throw new AppError("locked", "This file is locked by another user");
+    await assertNotLockedByOther(tx, access.file.id, user.id);
 
     let { folder: destination, rights } = access;
     if (isMove) {
@@ -65,12 +65,7 @@ export async function updateFile(ctx: AuthedCtx, versionId: number, body: Update
 
 /** 409 when another live file of the destination has the name (case and normalisation ignored). */
 async function assertNameFree(db: DbOrTx, folderId: number, name: string, fileId: number) {
-  const [taken] = await db
-    .select({ id: files.id })
-    .from(files)
-    .where(and(eq(files.folderId, folderId), isNull(files.deletedAt), ne(files.id, fileId), sameName(files.nameKey, name)))
-    .limit(1);
-  if (taken) throw new AppError("conflict", `A file named "${name}" already exists in that folder`);
+  if ((await findLiveFileIdByName(db, folderId, name, fileId)) !== null) throw new AppError("conflict", `A file named "${name}" already exists in that folder`);
 }
 
 async function present(ctx: AuthedCtx, access: Awaited<ReturnType<typeof getFileOrThrow>>, mode: Mode): Promise<FileJson> {

@@ -1,8 +1,8 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
-import { fileVersions, files, type Folder } from "@/db/schema";
+import type { Folder } from "@/db/schema";
 import type { AuthedCtx } from "../context";
 import { notFound } from "../errors";
-import { nameKey, sameName } from "../files/names";
+import { findLiveFileWithVersionByName } from "../files/live-files";
+import { nameKey } from "../files/names";
 import { presentFiles } from "../files/present-files";
 import { findLiveChildFolder } from "../folders/folder-names";
 import { presentFolders } from "../folders/present-folders";
@@ -38,7 +38,7 @@ async function resolveBelow(ctx: AuthedCtx, root: Folder, rest: string[], wantsF
   }
   const last = rest.at(-1);
   const parent = chain.at(-1)!;
-  const file = last !== undefined && !wantsFolder ? await findLiveFile(ctx, parent.id, last) : undefined;
+  const file = last !== undefined && !wantsFolder ? await findLiveFileWithVersionByName(ctx.db, parent.id, last) : undefined;
   if (!file && last !== undefined) {
     const folder = await findLiveChildFolder(ctx.db, parent.id, last);
     if (!folder) return null;
@@ -56,12 +56,3 @@ async function resolveBelow(ctx: AuthedCtx, root: Folder, rest: string[], wantsF
   return json;
 }
 
-async function findLiveFile(ctx: AuthedCtx, folderId: number, name: string) {
-  const [found] = await ctx.db
-    .select({ file: files, version: fileVersions })
-    .from(files)
-    .innerJoin(fileVersions, eq(fileVersions.id, files.currentVersionId))
-    .where(and(eq(files.folderId, folderId), isNull(files.deletedAt), sameName(files.nameKey, name)))
-    .limit(1);
-  return found;
-}

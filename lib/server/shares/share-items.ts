@@ -1,12 +1,12 @@
 import { and, asc, count, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { fileVersions, files, folders, shareRoots, shares, users, type FileRow, type FileVersion, type Folder, type ShareRow, type User } from "@/db/schema";
+import { fileLocks, fileVersions, files, folders, shareRoots, shares, users, type FileRow, type FileVersion, type Folder, type ShareRow, type User } from "@/db/schema";
 import type { ShareContentJson, ShareRootInput } from "@/lib/contracts/shares";
 import { AppError } from "../errors";
 import { getFileOrThrow } from "../files/get-file";
 import { getFolderOrThrow } from "../folders/get-folder";
 import { idArray } from "../folders/id-array";
-import { loadFolderStats } from "../folders/folder-stats";
+import { loadFolderStats, type FolderStats } from "../folders/folder-stats";
 import { loadLocks, serializeLock } from "../locks/serialize-lock";
 import { resolveRights } from "../rights/resolve-rights";
 import { loadOwnerNames } from "../users/owner-names";
@@ -14,6 +14,7 @@ import { shareCans } from "./share-flags";
 
 export type SharedFile = { file: FileRow; version: FileVersion };
 export type SharedItems = { folders: Folder[]; files: SharedFile[] };
+type LockRow = typeof fileLocks.$inferSelect;
 export type StoredRoot = { entityType: 0 | 1; objectId: number };
 
 /**
@@ -39,26 +40,62 @@ export async function resolveRootsForShare(db: DbOrTx, user: Pick<User, "id" | "
 export async function loadRootItems(db: DbOrTx, shareOrId: Pick<ShareRow, "id" | "ownerId"> | number): Promise<SharedItems> {
   const share = typeof shareOrId === "number" ? (await db.select({ id: shares.id, ownerId: shares.ownerId }).from(shares).where(eq(shares.id, shareOrId)).limit(1))[0] : shareOrId;
   if (!share) return { folders: [], files: [] };
-  const roots = await db.select().from(shareRoots).where(eq(shareRoots.shareId, share.id)).orderBy(asc(shareRoots.id));
-  const folderIds = roots.filter((r) => r.entityType === 0).map((r) => r.objectId);
-  const fileIds = roots.filter((r) => r.entityType === 1).map((r) => r.objectId);
-  const liveFolders = folderIds.length ? await db.select().from(folders).where(and(inArray(folders.id, folderIds), isNull(folders.deletedAt))) : [];
-  const liveFiles = fileIds.length ? await liveFilesWhere(db, inArray(files.id, fileIds)) : [];
-  const sharable = await stillSharable(db, share.ownerId, [...liveFolders.map((f) => f.id), ...liveFiles.map((f) => f.file.folderId)]);
-  const order = new Map(roots.map((r, i) => [`${r.entityType}:${r.objectId}`, i]));
-  return {
-    folders: liveFolders.filter((f) => sharable.has(f.id)).sort((a, b) => order.get(`0:${a.id}`)! - order.get(`0:${b.id}`)!),
-    files: liveFiles.filter((f) => sharable.has(f.file.folderId)).sort((a, b) => order.get(`1:${a.file.id}`)! - order.get(`1:${b.file.id}`)!),
-  };
+  return (await loadRootItemsOfShares(db, [share])).get(share.id)!;
 }
 
-/** The folders among `folderIds` where the share's owner still has the share right. */
-async function stillSharable(db: DbOrTx, ownerId: number, folderIds: number[]): Promise<Set<number>> {
-  if (folderIds.length === 0) return new Set();
-  const [owner] = await db.select({ id: users.id, role: users.role }).from(users).where(eq(users.id, ownerId)).limit(1);
-  if (!owner) return new Set();
-  const rights = await resolveRights(db, owner, folderIds);
-  return new Set(folderIds.filter((id) => rights.get(id)?.share));
+/**
+ * The live roots of several shares, by share id, in a bounded number of queries: the roots, the
+ * live folders, the live files, the owners, then one rights resolution per distinct owner.
+ */
+export async function loadRootItemsOfShares(db: DbOrTx, list: Pick<ShareRow, "id" | "ownerId">[]): Promise<Map<number, SharedItems>> {
+  const result = new Map<number, SharedItems>(list.map((s) => [s.id, { folders: [], files: [] }]));
+  if (list.length === 0) return result;
+  const roots = await db.select().from(shareRoots).where(inArray(shareRoots.shareId, [...result.keys()])).orderBy(asc(shareRoots.id));
+  const folderIds = [...new Set(roots.filter((r) => r.entityType === 0).map((r) => r.objectId))];
+  const fileIds = [...new Set(roots.filter((r) => r.entityType === 1).map((r) => r.objectId))];
+  const [liveFolders, liveFiles] = await Promise.all([
+    folderIds.length ? db.select().from(folders).where(and(inArray(folders.id, folderIds), isNull(folders.deletedAt))) : [],
+    fileIds.length ? liveFilesWhere(db, inArray(files.id, fileIds)) : [],
+  ]);
+  const folderById = new Map(liveFolders.map((f) => [f.id, f]));
+  const fileById = new Map(liveFiles.map((f) => [f.file.id, f]));
+  const ownerOf = new Map(list.map((s) => [s.id, s.ownerId]));
+  // The folders each owner must still be able to share: the folder roots and the files' folders.
+  const wanted = new Map<number, Set<number>>();
+  for (const root of roots) {
+    const folderId = root.entityType === 0 ? folderById.get(root.objectId)?.id : fileById.get(root.objectId)?.file.folderId;
+    if (folderId === undefined) continue;
+    const ownerId = ownerOf.get(root.shareId)!;
+    wanted.set(ownerId, (wanted.get(ownerId) ?? new Set()).add(folderId));
+  }
+  const sharable = await stillSharable(db, wanted);
+  for (const root of roots) {
+    const items = result.get(root.shareId)!;
+    const allowed = sharable.get(ownerOf.get(root.shareId)!);
+    if (root.entityType === 0) {
+      const folder = folderById.get(root.objectId);
+      if (folder && allowed?.has(folder.id) && !items.folders.includes(folder)) items.folders.push(folder);
+    } else {
+      const file = fileById.get(root.objectId);
+      if (file && allowed?.has(file.file.folderId) && !items.files.includes(file)) items.files.push(file);
+    }
+  }
+  return result;
+}
+
+/** For each owner, the folders among those asked where they still have the share right. */
+async function stillSharable(db: DbOrTx, wanted: Map<number, Set<number>>): Promise<Map<number, Set<number>>> {
+  const result = new Map<number, Set<number>>();
+  if (wanted.size === 0) return result;
+  const owners = await db.select({ id: users.id, role: users.role }).from(users).where(inArray(users.id, [...wanted.keys()]));
+  await Promise.all(
+    owners.map(async (owner) => {
+      const folderIds = [...wanted.get(owner.id)!];
+      const rights = await resolveRights(db, owner, folderIds);
+      result.set(owner.id, new Set(folderIds.filter((id) => rights.get(id)?.share)));
+    }),
+  );
+  return result;
 }
 
 /** One page of the live subfolders then files of a folder, by name, with the total of both. */
@@ -131,14 +168,30 @@ export async function getSharedFileOrThrow(db: DbOrTx, share: ShareRow, by: { gu
   throw new AppError("not_found", "File not found in this share");
 }
 
+/** What serialising share items needs beyond the rows: folder sizes, locks and lock owners' names. */
+export type ShareItemDetails = { stats: Map<number, FolderStats>; locks: Map<number, LockRow>; names: Map<number, string> };
+
+/** The details of many items at once (three queries, whatever the count). */
+export async function loadShareItemDetails(db: DbOrTx, items: SharedItems[]): Promise<ShareItemDetails> {
+  const [stats, locks] = await Promise.all([
+    loadFolderStats(db, items.flatMap((i) => i.folders.map((f) => f.id))),
+    loadLocks(db, items.flatMap((i) => i.files.map((f) => f.file.id))),
+  ]);
+  const names = await loadOwnerNames(db, [...locks.values()].map((l) => l.ownerId));
+  return { stats, locks, names };
+}
+
 /**
  * The contract's Share content. Roots show parent_id 0: a visitor never learns the ids of the
  * owner's folders above what was shared.
  */
 export async function presentShareItems(db: DbOrTx, share: Pick<ShareRow, "id" | "flags">, items: SharedItems, asRoots: boolean): Promise<ShareContentJson[]> {
+  return shareItemsJson(share, items, await loadShareItemDetails(db, [items]), asRoots);
+}
+
+/** Share content from rows and their loaded details (no query). */
+export function shareItemsJson(share: Pick<ShareRow, "id" | "flags">, items: SharedItems, { stats, locks, names }: ShareItemDetails, asRoots: boolean): ShareContentJson[] {
   const cans = shareCans(share.flags);
-  const [stats, locks] = await Promise.all([loadFolderStats(db, items.folders.map((f) => f.id)), loadLocks(db, items.files.map((f) => f.file.id))]);
-  const names = await loadOwnerNames(db, [...locks.values()].map((l) => l.ownerId));
   const folderJson = items.folders.map(
     (folder): ShareContentJson => ({
       id: folder.id,

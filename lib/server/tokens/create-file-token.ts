@@ -6,7 +6,7 @@ import { getPlatformConfig } from "../config/platform-config";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { getFileOrThrow } from "../files/get-file";
-import { isLockedForOthers, loadLocks } from "../locks/serialize-lock";
+import { assertNotLockedByOther } from "../locks/assert-not-locked";
 import type { RightName } from "../rights/rights";
 
 export const FILE_TOKEN_TTL_MS = 15 * 60_000;
@@ -24,8 +24,7 @@ export async function createFileToken(ctx: AuthedCtx, versionId: number, type: F
   const { file, version } = await getFileOrThrow(ctx.db, user, versionId, RIGHT_FOR_TOKEN[type]);
   if (type === "edit") {
     if (!(await getPlatformConfig(ctx.db)).features.edit) throw new AppError("forbidden", "Online editing is disabled on this platform");
-    const lock = (await loadLocks(ctx.db, [file.id])).get(file.id);
-    if (isLockedForOthers(lock, user.id)) throw new AppError("locked", "This file is locked by another user");
+    await assertNotLockedByOther(ctx.db, file.id, user.id);
   }
   const token = newToken();
   await ctx.db.transaction(async (tx) => {

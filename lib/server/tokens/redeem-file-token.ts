@@ -1,10 +1,11 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { fileTokens, fileVersions, files, folders, users, type FileRow, type FileVersion, type Folder, type User } from "@/db/schema";
+import { fileTokens, users, type FileRow, type FileVersion, type Folder, type User } from "@/db/schema";
 import type { FileTokenType } from "@/lib/contracts/files";
 import { accountRefusal } from "../auth/account-state";
 import { hashToken } from "../auth/tokens";
 import { AppError } from "../errors";
+import { findLiveVersion } from "../files/live-files";
 import { resolveFolderRights } from "../rights/resolve-rights";
 import type { Rights } from "../rights/rights";
 import { RIGHT_FOR_TOKEN } from "./create-file-token";
@@ -27,13 +28,7 @@ export async function redeemFileToken(db: DbOrTx, token: string, type: FileToken
     .limit(1);
   if (!row || accountRefusal(row.user)) throw new AppError("forbidden", "This file token is invalid or has expired; ask for a new one");
 
-  const [found] = await db
-    .select({ version: fileVersions, file: files, folder: folders })
-    .from(fileVersions)
-    .innerJoin(files, eq(files.id, fileVersions.fileId))
-    .innerJoin(folders, eq(folders.id, files.folderId))
-    .where(and(eq(fileVersions.id, row.token.versionId), isNull(fileVersions.deletedAt), isNull(files.deletedAt), isNull(folders.deletedAt)))
-    .limit(1);
+  const found = await findLiveVersion(db, row.token.versionId);
   if (!found) throw new AppError("not_found", "File not found");
   const rights = await resolveFolderRights(db, row.user, found.folder.id);
   if (!rights[RIGHT_FOR_TOKEN[type]]) throw new AppError("forbidden", "The right this token was given for has been withdrawn");

@@ -6,11 +6,12 @@ import { writeLog } from "../audit/write-log";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { assertDestinationQuota, fileBytes, folderTreeBytes } from "../files/assert-destination-quota";
+import { findLiveFileIdByName } from "../files/live-files";
 import { firstFreeName, sameName } from "../files/names";
 import { presentFiles, type FileJson } from "../files/present-files";
 import { getFolderOrThrow } from "../folders/get-folder";
 import { presentFolders, type FolderJson } from "../folders/present-folders";
-import { isLockedForOthers, loadLocks } from "../locks/serialize-lock";
+import { assertNotLockedByOther } from "../locks/assert-not-locked";
 import { resolveFolderRights } from "../rights/resolve-rights";
 import { getTrashItemOrThrow } from "./get-trash-item";
 import { refreshCurrentVersion } from "./send-to-trash";
@@ -105,8 +106,7 @@ async function restoreVersions(ctx: AuthedCtx & { db: Tx }, item: TrashItem, fil
   const { folder, rights } = await getFolderOrThrow(tx, user, file.folderId, "browse");
   if (!rights.edit) throw new AppError("forbidden", "Restoring versions needs the edit right in the file's folder");
   await tx.select({ id: files.id }).from(files).where(eq(files.id, file.id)).for("update");
-  const lock = (await loadLocks(tx, [file.id])).get(file.id);
-  if (isLockedForOthers(lock, user.id)) throw new AppError("locked", "This file is locked by another user");
+  await assertNotLockedByOther(tx, file.id, user.id);
   await tx.update(fileVersions).set({ deletedAt: null }).where(and(eq(fileVersions.fileId, file.id), sql`${fileVersions.id} = ANY(${`{${item.versionIds!.join(",")}}`}::int[])`));
   await refreshCurrentVersion(tx, file.id);
   const [reloaded] = await tx.select().from(files).where(eq(files.id, file.id));
@@ -159,8 +159,7 @@ async function withCurrentVersion(tx: Tx, file: FileRow, folder: Folder) {
 }
 
 async function fileNameTaken(tx: Tx, folderId: number, name: string) {
-  const found = await tx.select({ id: files.id }).from(files).where(and(eq(files.folderId, folderId), isNull(files.deletedAt), sameName(files.nameKey, name))).limit(1);
-  return found.length > 0;
+  return (await findLiveFileIdByName(tx, folderId, name)) !== null;
 }
 
 async function folderNameTaken(tx: Tx, parentId: number, name: string) {

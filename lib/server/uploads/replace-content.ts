@@ -8,7 +8,7 @@ import { writeLog } from "../audit/write-log";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { getFileOrThrow, type FileAccess } from "../files/get-file";
-import { isLockedForOthers, loadLocks } from "../locks/serialize-lock";
+import { assertNotLockedByOther } from "../locks/assert-not-locked";
 import { enqueueDerivatives } from "../previews/enqueue-derivatives";
 import type { BodySource } from "../http/body-source";
 import { assertQuota, remainingQuota } from "../quotas/assert-quota";
@@ -91,8 +91,7 @@ async function swapContent(ctx: AuthedCtx, access: FileAccess, blob: StoredBlob)
 }
 
 async function assertNotLocked(ctx: AuthedCtx, fileId: number) {
-  const lock = (await loadLocks(ctx.db, [fileId])).get(fileId);
-  if (isLockedForOthers(lock, ctx.actor.user.id)) throw new AppError("locked", "This file is locked by another user");
+  await assertNotLockedByOther(ctx.db, fileId, ctx.actor.user.id);
 }
 
 function parseLength(header: string | null): number | undefined {

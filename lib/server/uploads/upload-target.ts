@@ -1,13 +1,12 @@
-import { and, eq, isNull } from "drizzle-orm";
-import type { DbOrTx } from "@/db";
-import { files, type Folder } from "@/db/schema";
+import type { Folder } from "@/db/schema";
 import type { AuthedCtx } from "../context";
 import { AppError, forbidden } from "../errors";
-import { sameName, validateName } from "../files/names";
+import { findLiveFileIdByName } from "../files/live-files";
+import { validateName } from "../files/names";
 import { createFolder } from "../folders/create-folder";
 import { findLiveChildFolder } from "../folders/folder-names";
 import { getFolderOrThrow } from "../folders/get-folder";
-import { isLockedForOthers, loadLocks } from "../locks/serialize-lock";
+import { assertNotLockedByOther } from "../locks/assert-not-locked";
 import { assertQuota, remainingQuota } from "../quotas/assert-quota";
 import { resolveFolderRights } from "../rights/resolve-rights";
 import type { Rights } from "../rights/rights";
@@ -43,13 +42,11 @@ export async function assertUploadAllowed(ctx: AuthedCtx, target: UploadTarget, 
   if (missing.length > 0) {
     if (!rights.write) throw forbidden("Creating the folders of targetPath needs the write right");
   } else {
-    const existing = target.neverOverwrite ? null : await findLiveFileId(db, folder.id, name);
+    const existing = target.neverOverwrite ? null : await findLiveFileIdByName(db, folder.id, name);
     if (existing === null && !rights.write) throw forbidden("Adding a file needs the write right in this folder");
     if (existing !== null) {
       if (!rights.edit) throw forbidden("A new version needs the edit right in this folder");
-      if (isLockedForOthers((await loadLocks(db, [existing])).get(existing), ctx.actor.user.id)) {
-        throw new AppError("locked", "This file is locked by another user");
-      }
+      await assertNotLockedByOther(db, existing, ctx.actor.user.id);
     }
   }
   if (asked) {
@@ -96,13 +93,4 @@ async function walkTargetPath(ctx: AuthedCtx, folderId: number, segments: string
     rights = childRights;
   }
   return { folder, rights, missing: [] };
-}
-
-async function findLiveFileId(db: DbOrTx, folderId: number, name: string): Promise<number | null> {
-  const [found] = await db
-    .select({ id: files.id })
-    .from(files)
-    .where(and(eq(files.folderId, folderId), isNull(files.deletedAt), sameName(files.nameKey, name)))
-    .limit(1);
-  return found?.id ?? null;
 }

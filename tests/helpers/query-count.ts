@@ -1,0 +1,47 @@
+import { getDb, getDriver } from "@/db";
+
+export type Counted<T> = { result: T; count: number; statements: string[] };
+
+const ARRAY_TYPES = /^\s*select b\.oid, b\.typarray\s+from pg_catalog\.pg_type a/;
+
+type PostgresClient = { options: { debug?: unknown } };
+type Logger = { logQuery: (query: string, params: unknown[]) => void };
+type DrizzleSession = { logger: Logger; options: { logger?: Logger } };
+
+/**
+ * Runs `fn` and counts the statements it sends to the database. On PostgreSQL this is postgres.js's
+ * `debug` hook, called for every statement written to any pooled connection (BEGIN and COMMIT
+ * included); on PGlite, drizzle's logger (transactions open sessions that copy it from the
+ * options, so both are swapped). Tests in a file run one after another, so nothing else is counted
+ * unless a previous test left work running in the background.
+ */
+export async function countQueries<T>(fn: () => Promise<T>): Promise<Counted<T>> {
+  const db = await getDb();
+  const statements: string[] = [];
+  const record = (query: string) => void statements.push(query);
+  let restore: () => void;
+  if ((await getDriver()) === "postgres") {
+    const client = (db as unknown as { $client: PostgresClient }).$client;
+    const previous = client.options.debug;
+    // A connection opened meanwhile first reads the array types (postgres.js `fetch_types`): that is
+    // the pool warming up, not the route's work.
+    client.options.debug = (_connection: number, query: string) => void (ARRAY_TYPES.test(query) || record(query));
+    restore = () => void (client.options.debug = previous);
+  } else {
+    const session = (db as unknown as { session: DrizzleSession }).session;
+    const previous = { logger: session.logger, options: session.options.logger };
+    const counting: Logger = { logQuery: (query) => record(query) };
+    session.logger = counting;
+    session.options.logger = counting;
+    restore = () => {
+      session.logger = previous.logger;
+      session.options.logger = previous.options;
+    };
+  }
+  try {
+    const result = await fn();
+    return { result, count: statements.length, statements };
+  } finally {
+    restore();
+  }
+}
