@@ -27,6 +27,7 @@ import {
   type Location,
 } from "@/lib/queries/files";
 import { commentCountsQuery, type CommentCounts } from "@/lib/queries/details";
+import { listedTagsQuery, type TagResponse } from "@/lib/queries/tags";
 import { useRestoreTrashItems } from "@/lib/queries/trash";
 import { countInterruptedUploads, enqueueUploads, setUploadFinishedHandler, useUploads } from "@/lib/queries/uploads";
 import { Breadcrumbs, crumbsOf } from "./breadcrumbs";
@@ -76,6 +77,11 @@ export function FileBrowser({ location }: { location: Location }) {
   const comments = useQueries({
     queries: (isSearching ? [results.data ?? []] : (content.data?.pages.map((p) => p.items) ?? [])).map((rows) => commentCountsQuery(rows)),
     combine: (found) => new Map<string, CommentCounts>(found.flatMap((q) => (q.data ? [...q.data] : []))),
+  });
+  // Tag chips: the same, one request per loaded page.
+  const rowTags = useQueries({
+    queries: (isSearching ? [results.data ?? []] : (content.data?.pages.map((p) => p.items) ?? [])).map((rows) => listedTagsQuery(rows)),
+    combine: (found) => new Map<string, TagResponse[]>(found.flatMap((q) => (q.data ? [...q.data] : []))),
   });
 
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -320,6 +326,7 @@ export function FileBrowser({ location }: { location: Location }) {
             onRename={() => selectedItems.length === 1 && run("rename")}
             onNearEnd={loadMore}
             comments={comments}
+            tags={rowTags}
             hrefOf={(item) => (item.kind === "folder" ? `/files/${item.id}` : undefined)}
           />
         )}

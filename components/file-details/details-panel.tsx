@@ -10,6 +10,7 @@ import styles from "./details.module.css";
 import { FollowToggle } from "./follow-toggle";
 import { LockToggle } from "./lock-toggle";
 import { RightsTab } from "./rights-tab";
+import { TagEditor } from "@/components/tags/tag-editor";
 import { VersionsTab } from "./versions-tab";
 
 type Tab = "versions" | "comments" | "rights" | "activity";
@@ -55,6 +56,7 @@ export function DetailsPanel({ item, unread = 0, onClose }: { item: Item; unread
         </button>
       </div>
       <div className={styles.switches}>{item.kind === "file" ? <LockToggle file={item} /> : <FollowToggle folderId={item.id} />}</div>
+      <TagEditor target={target} canEdit={item.can_edit} />
       <div role="tablist" aria-label={t("details.sections")} className={styles.tabs} onKeyDown={onTabKey}>
         {tabs.map((name) => (
           <button

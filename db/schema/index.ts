@@ -16,3 +16,4 @@ export * from "./options";
 export * from "./derivatives";
 export * from "./shares";
 export * from "./stats";
+export * from "./tags";

@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { miscCn } from "./misc";
 
 // Complete: every key of en.ts is translated (a unit test checks this); English stays the fallback.
 export const cn: Partial<Messages> = {
@@ -867,4 +868,6 @@ export const cn: Partial<Messages> = {
   "admin.branding.logoNotImage": "请选择图片文件。",
   "admin.branding.logoTooLarge": "徽标不能超过 2 MB。",
   "admin.branding.logoRejected": "无法将此文件读取为图片。",
+  // Tags, file templates and archives (issue 17): their own file, spread here.
+  ...miscCn,
 };

@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { miscDe } from "./misc";
 
 // Complete: every key of en.ts is translated (a unit test checks this); English stays the fallback.
 export const de: Partial<Messages> = {
@@ -867,4 +868,6 @@ export const de: Partial<Messages> = {
   "admin.branding.logoNotImage": "Wählen Sie eine Bilddatei.",
   "admin.branding.logoTooLarge": "Das Logo darf höchstens 2 MB groß sein.",
   "admin.branding.logoRejected": "Diese Datei konnte nicht als Bild gelesen werden.",
+  // Tags, file templates and archives (issue 17): their own file, spread here.
+  ...miscDe,
 };

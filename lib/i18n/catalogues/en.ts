@@ -1,3 +1,5 @@
+import { miscEn } from "./misc";
+
 /** The reference catalogue: every visible string of the web client. */
 export const en = {
   // adminPeople (ENGINEER B): the console's users, groups, invitations and connection options.
@@ -852,6 +854,8 @@ export const en = {
   "admin.branding.logoNotImage": "Choose an image file.",
   "admin.branding.logoTooLarge": "The logo must be at most 2 MB.",
   "admin.branding.logoRejected": "This file could not be read as an image.",
+  // Tags, file templates and archives (issue 17): their own file, spread here.
+  ...miscEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

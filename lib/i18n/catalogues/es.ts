@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { miscEs } from "./misc";
 
 // Complete: every key of en.ts is translated (a unit test checks this); English stays the fallback.
 export const es: Partial<Messages> = {
@@ -867,4 +868,6 @@ export const es: Partial<Messages> = {
   "admin.branding.logoNotImage": "Elija un archivo de imagen.",
   "admin.branding.logoTooLarge": "El logotipo debe ocupar 2 MB como máximo.",
   "admin.branding.logoRejected": "Este archivo no se pudo leer como imagen.",
+  // Tags, file templates and archives (issue 17): their own file, spread here.
+  ...miscEs,
 };

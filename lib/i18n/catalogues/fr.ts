@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { miscFr } from "./misc";
 
 export const fr: Messages = {
   // adminPeople (ENGINEER B): the console's users, groups, invitations and connection options.
@@ -852,4 +853,6 @@ export const fr: Messages = {
   "admin.branding.logoNotImage": "Choisissez un fichier image.",
   "admin.branding.logoTooLarge": "Le logo doit faire 2 Mo au plus.",
   "admin.branding.logoRejected": "Ce fichier n’a pas pu être lu comme une image.",
+  // Tags, file templates and archives (issue 17): their own file, spread here.
+  ...miscFr,
 };

@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { miscIt } from "./misc";
 
 // Complete: every key of en.ts is translated (a unit test checks this); English stays the fallback.
 export const it: Partial<Messages> = {
@@ -867,4 +868,6 @@ export const it: Partial<Messages> = {
   "admin.branding.logoNotImage": "Scegli un file immagine.",
   "admin.branding.logoTooLarge": "Il logo deve essere al massimo di 2 MB.",
   "admin.branding.logoRejected": "Questo file non può essere letto come immagine.",
+  // Tags, file templates and archives (issue 17): their own file, spread here.
+  ...miscIt,
 };

@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { miscPt } from "./misc";
 
 // Complete: every key of en.ts is translated (a unit test checks this); English stays the fallback.
 export const pt: Partial<Messages> = {
@@ -867,4 +868,6 @@ export const pt: Partial<Messages> = {
   "admin.branding.logoNotImage": "Escolha um ficheiro de imagem.",
   "admin.branding.logoTooLarge": "O logótipo deve ter no máximo 2 MB.",
   "admin.branding.logoRejected": "Não foi possível ler este ficheiro como imagem.",
+  // Tags, file templates and archives (issue 17): their own file, spread here.
+  ...miscPt,
 };
