@@ -41,8 +41,15 @@ import { ItemsMoveDialog } from "./items-move-dialog";
 import { SearchFilters, type Filters } from "./search-filters";
 import { sortItems } from "./sort-items";
 import { UploadPanel } from "./upload-panel";
+import { TemplateCreateDialog } from "@/components/templates/template-create-dialog";
+import { TemplateNewFileDialog } from "@/components/templates/template-new-file-dialog";
 
-type Dialog = { type: "new" } | { type: "rename" | "share" | "dropLink"; item: Item } | { type: "move" | "copy"; items: Item[] } | null;
+type Dialog =
+  | { type: "new" | "fromTemplate" }
+  | { type: "rename" | "share" | "dropLink"; item: Item }
+  | { type: "template"; item: Item & { kind: "file" } }
+  | { type: "move" | "copy"; items: Item[] }
+  | null;
 
 /** One folder (or space root): its items, the actions on them, uploads by drop or by picking, and a search with filters. */
 export function FileBrowser({ location }: { location: Location }) {
@@ -150,6 +157,7 @@ export function FileBrowser({ location }: { location: Location }) {
     if (single?.can_share) actions.push("share");
     if (single?.kind === "folder" && single.can_share) actions.push("dropLink");
     if (single?.kind === "file" && single.can_download) actions.push("download");
+    if (single?.kind === "file" && single.can_download) actions.push("template");
     if (single && (single.can_write || single.can_edit)) actions.push("rename");
     const canDelete = list.every((i) => i.can_delete);
     if (canDelete) actions.push("move");
@@ -211,8 +219,9 @@ export function FileBrowser({ location }: { location: Location }) {
     else if (action === "details") setDetailsOpen(true);
     else if (action === "download") download(single);
     else if (action === "rename" || action === "share" || action === "dropLink") setDialog({ type: action, item: single });
+    else if (action === "template" && single.kind === "file") setDialog({ type: "template", item: single });
     else if (action === "move" || action === "copy") setDialog({ type: action, items: list });
-    else remove(list);
+    else if (action === "delete") remove(list);
   }
 
   const closeMenu = useCallback(() => {
@@ -296,6 +305,9 @@ export function FileBrowser({ location }: { location: Location }) {
               <Button size="small" variant="secondary" onClick={() => folderInput.current?.click()}>
                 {t("files.uploadFolder")}
               </Button>
+              <Button size="small" variant="secondary" onClick={() => setDialog({ type: "fromTemplate" })}>
+                {t("templates.newFromTemplate")}
+              </Button>
             </>
           )
         )}
@@ -358,6 +370,26 @@ export function FileBrowser({ location }: { location: Location }) {
         />
       )}
       {dialog?.type === "share" && <ShareDialog item={dialog.item} onClose={() => setDialog(null)} />}
+      {dialog?.type === "fromTemplate" && targetId && (
+        <TemplateNewFileDialog
+          folderId={targetId}
+          onClose={() => setDialog(null)}
+          onDone={(name) => {
+            setDialog(null);
+            toast({ tone: "info", message: t("templates.created", { name }) });
+          }}
+        />
+      )}
+      {dialog?.type === "template" && (
+        <TemplateCreateDialog
+          file={dialog.item}
+          onClose={() => setDialog(null)}
+          onDone={() => {
+            setDialog(null);
+            toast({ tone: "info", message: t("templates.made") });
+          }}
+        />
+      )}
       {dialog?.type === "dropLink" && <DropLinkDialog folder={dialog.item} onClose={() => setDialog(null)} />}
       {(dialog?.type === "move" || dialog?.type === "copy") && (
         <ItemsMoveDialog

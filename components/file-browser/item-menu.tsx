@@ -5,7 +5,7 @@ import { useT } from "@/lib/i18n/provider";
 import type { MessageKey } from "@/lib/i18n/translate";
 import styles from "./file-browser.module.css";
 
-export type Action = "open" | "preview" | "details" | "share" | "dropLink" | "download" | "rename" | "move" | "copy" | "delete";
+export type Action = "open" | "preview" | "details" | "share" | "dropLink" | "download" | "rename" | "move" | "copy" | "delete" | "template";
 
 const LABELS: Record<Action, MessageKey> = {
   open: "files.open",
@@ -18,6 +18,7 @@ const LABELS: Record<Action, MessageKey> = {
   move: "files.move",
   copy: "files.copy",
   delete: "files.delete",
+  template: "templates.makeAction",
 };
 
 type Props = { x: number; y: number; actions: Action[]; onAction: (action: Action) => void; onClose: () => void };

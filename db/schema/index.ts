@@ -17,3 +17,4 @@ export * from "./derivatives";
 export * from "./shares";
 export * from "./stats";
 export * from "./tags";
+export * from "./templates";
