@@ -42,7 +42,7 @@ export async function presentTemplates(db: DbOrTx, user: Pick<User, "id" | "role
     const fileType = fileTypeOf(template.mime, template.name);
     if (fileType) json.file_type = fileType;
     const thumb = template.sourceVersionId === null ? undefined : thumbs.get(template.sourceVersionId);
-    if (thumb) json.thumb_token = thumb.thumb_token;
+    if (thumb?.thumb_token) json.thumb_token = thumb.thumb_token;
     return json;
   });
 }
