@@ -43,6 +43,7 @@ import { sortItems } from "./sort-items";
 import { UploadPanel } from "./upload-panel";
 import { TemplateCreateDialog } from "@/components/templates/template-create-dialog";
 import { TemplateNewFileDialog } from "@/components/templates/template-new-file-dialog";
+import { useArchiveItem } from "@/lib/queries/archives";
 
 type Dialog =
   | { type: "new" | "fromTemplate" }
@@ -103,6 +104,7 @@ export function FileBrowser({ location }: { location: Location }) {
   const selectedItems = useMemo(() => items.filter((i) => selected.has(itemKey(i))), [items, selected]);
 
   const deleteItems = useDeleteItems();
+  const archiveItem = useArchiveItem();
   const restore = useRestoreTrashItems();
 
   useEffect(() => {
@@ -163,6 +165,7 @@ export function FileBrowser({ location }: { location: Location }) {
     if (canDelete) actions.push("move");
     actions.push("copy");
     if (canDelete) actions.push("delete");
+    if (single?.can_delete && !(single.kind === "folder" && single.parent_id === 0)) actions.push("archive");
     return actions;
   }
 
@@ -210,6 +213,17 @@ export function FileBrowser({ location }: { location: Location }) {
     });
   }
 
+  /** Archiving is undone from the Archives page, which the notice leads to. */
+  function archive(item: Item) {
+    archiveItem.mutate(item, {
+      onSuccess: () => {
+        setSelected(new Set());
+        toast({ tone: "info", message: t("archives.archived", { name: item.name }), action: { label: t("archives.open"), run: () => router.push("/archives") } });
+      },
+      onError: (e) => toast({ tone: "error", message: t("files.actionFailed", { reason: describeFileError(e, t) }) }),
+    });
+  }
+
   function run(action: Action, list = selectedItems) {
     setMenu(null);
     const single = list[0];
@@ -222,6 +236,7 @@ export function FileBrowser({ location }: { location: Location }) {
     else if (action === "template" && single.kind === "file") setDialog({ type: "template", item: single });
     else if (action === "move" || action === "copy") setDialog({ type: action, items: list });
     else if (action === "delete") remove(list);
+    else if (action === "archive") archive(single);
   }
 
   const closeMenu = useCallback(() => {

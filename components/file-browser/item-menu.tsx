@@ -5,7 +5,7 @@ import { useT } from "@/lib/i18n/provider";
 import type { MessageKey } from "@/lib/i18n/translate";
 import styles from "./file-browser.module.css";
 
-export type Action = "open" | "preview" | "details" | "share" | "dropLink" | "download" | "rename" | "move" | "copy" | "delete" | "template";
+export type Action = "open" | "preview" | "details" | "share" | "dropLink" | "download" | "rename" | "move" | "copy" | "delete" | "template" | "archive";
 
 const LABELS: Record<Action, MessageKey> = {
   open: "files.open",
@@ -19,6 +19,7 @@ const LABELS: Record<Action, MessageKey> = {
   copy: "files.copy",
   delete: "files.delete",
   template: "templates.makeAction",
+  archive: "archives.archiveAction",
 };
 
 type Props = { x: number; y: number; actions: Action[]; onAction: (action: Action) => void; onClose: () => void };

@@ -84,6 +84,7 @@ const LINKS = [
   { href: "/files/shared", label: "nav.shared", icon: "M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zm-7 10a7 7 0 0 1 14 0M16 3.5a4 4 0 0 1 0 7.5M22 21a7 7 0 0 0-4-6.3", match: (p: string) => p === "/files/shared" },
   { href: "/links", label: "nav.links", icon: "M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1", match: (p: string) => p === "/links" },
   { href: "/recent", label: "nav.recent", icon: "M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zm0-13v5l3 2", match: (p: string) => p === "/recent" },
+  { href: "/archives", label: "archives.title", icon: "M3 4h18v4H3zM5 8v12h14V8M10 12h4", match: (p: string) => p === "/archives" },
   { href: "/trash", label: "nav.trash", icon: "M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3", match: (p: string) => p === "/trash" },
   { href: "/account", label: "nav.account", icon: "M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zm-8 9a8 8 0 0 1 16 0", match: (p: string) => p === "/account" },
   // Administrators and managers (roles 3 and 4) only: the console at /admin.

@@ -18,3 +18,4 @@ export * from "./shares";
 export * from "./stats";
 export * from "./tags";
 export * from "./templates";
+export * from "./archives";

@@ -13,6 +13,8 @@ const HANDLERS: Record<string, () => Promise<JobHandler>> = {
   "previews.make": async () => (await import("../previews/make-preview")).makePreviewJob,
   "texts.extract": async () => (await import("../texts/extract-text")).extractTextJob,
   "stats.sample": async () => (await import("../stats/sample-stats")).sampleStatsJob,
+  "archives.move": async () => (await import("../archives/move-archive-job")).moveArchiveJob,
+  "archives.restore": async () => (await import("../archives/restore-archive-job")).restoreArchiveJob,
 };
 
 export async function handlerFor(kind: string): Promise<JobHandler | undefined> {
