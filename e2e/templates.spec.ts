@@ -4,13 +4,10 @@ import { adminApi, screenshot, seedFolder, signInAsAdmin } from "./helpers";
 const suffix = () => Math.random().toString(36).slice(2, 7);
 const row = (page: Page, name: string) => page.getByRole("row").filter({ has: page.getByText(name, { exact: true }) });
 
-async function selectRow(page: Page, name: string, action: string) {
-  const button = page.getByRole("toolbar", { name: /actions/i }).getByRole("button", { name: action });
-  await expect(async () => {
-    await row(page, name).click();
-    await expect(button).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
-  await button.click();
+/** Opens a row's menu (the ⋯ button) and picks `action`. */
+async function fromMenu(page: Page, name: string, action: string) {
+  await row(page, name).getByRole("button", { name: `More actions for ${name}` }).click();
+  await page.getByRole("menuitem", { name: action }).click();
 }
 
 test("a file becomes a template, and a new file is made from it in a sub-folder", async ({ page, request }) => {
@@ -22,7 +19,7 @@ test("a file becomes a template, and a new file is made from it in a sub-folder"
   await page.goto(`/files/${folder.id}`);
   await expect(page.getByRole("grid")).toBeVisible();
 
-  await selectRow(page, "letter.txt", "Make a template");
+  await fromMenu(page, "letter.txt", "Make a template");
   const make = page.getByRole("dialog", { name: "Make a template of letter.txt" });
   await make.getByLabel("Template name").fill(`Letter ${id}.txt`);
   await make.getByLabel("Description").fill("The usual letter to a customer");

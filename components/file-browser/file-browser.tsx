@@ -247,7 +247,8 @@ export function FileBrowser({ location }: { location: Location }) {
   const spaceLabel = location.kind === "space" ? t(location.space === "private" ? "nav.myFiles" : location.space === "company" ? "nav.company" : "nav.shared") : "";
   const crumbs = location.kind === "space" ? [{ label: spaceLabel }] : crumbsOf(details.data ?? folder, privateRootId, spaceLabel, t);
   const title = location.kind === "space" ? spaceLabel : folder?.id === privateRootId ? t("nav.myFiles") : (folder?.name ?? "");
-  const toolbarActions = actionsFor(selectedItems);
+  // The toolbar keeps to one line: the rarer actions (templates, archiving) are in the item's menu only.
+  const toolbarActions = actionsFor(selectedItems).filter((action) => action !== "template" && action !== "archive");
   const resultsTitle = query ? t("files.searchResults", { query }) : t("search.filteredResults");
   const detailsItem = detailsOpen && selectedItems.length === 1 ? selectedItems[0] : null;
   const previewable = useMemo(() => items.filter((i): i is Item & { kind: "file" } => i.kind === "file" && previewKind(i) !== "none"), [items]);

@@ -307,14 +307,14 @@ function ItemIcon({ item }: { item: Item }) {
 }
 
 /**
- * A file's thumbnail where the server makes one (images and PDFs), else the generic icon. The
+ * A file's thumbnail where the server makes one (images, PDFs, office documents, videos), else the generic icon. The
  * thumbnail loads lazily, so only the rows on screen ask for theirs; a file without one (415,
  * 404) keeps the icon.
  */
 function FileIcon({ item }: { item: FileResponse }) {
   const [failed, setFailed] = useState(false);
   const kind = previewKind(item);
-  if (!failed && (kind === "image" || kind === "pdf")) {
+  if (!failed && (kind === "image" || kind === "pdf" || kind === "office" || kind === "video")) {
     // eslint-disable-next-line @next/next/no-img-element -- a small server-made thumbnail, already sized and cached
     return <img className={styles.thumb} src={`/api/mixer/${item.id}`} alt="" width={24} height={24} loading="lazy" decoding="async" onError={() => setFailed(true)} />;
   }

@@ -19,3 +19,4 @@ export * from "./stats";
 export * from "./tags";
 export * from "./templates";
 export * from "./archives";
+export * from "./renditions";
