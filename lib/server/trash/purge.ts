@@ -23,13 +23,28 @@ export async function purgeTrashItem(db: DbOrTx, item: TrashItem): Promise<void>
   await scheduleBlobCollection(db);
 }
 
-/** Deletes a live folder and its subtree for good (delete with trash=0). */
+/**
+ * Deletes a live folder and its subtree for good (delete with trash=0). What was archived from it
+ * stays in its archive (archive_items): it comes back, to its owner's private space, on restore.
+ */
 export async function purgeFolderTree(db: DbOrTx, folderId: number): Promise<void> {
-  const subtree = sql`(${folders.id} = ${folderId} OR ${folders.path} @> ARRAY[${folderId}::int])`;
-  const subtreeFiles = db.select({ id: files.id }).from(files).where(inArray(files.folderId, db.select({ id: folders.id }).from(folders).where(subtree)));
+  const notArchived = (type: "file" | "folder", id: typeof files.id | typeof folders.id) =>
+    sql`${id} NOT IN (SELECT item_id FROM archive_items WHERE item_type = ${type})`;
+  const subtree = sql`(${folders.id} = ${folderId} OR ${folders.path} @> ARRAY[${folderId}::int]) AND ${notArchived("folder", folders.id)}`;
+  const subtreeFiles = db
+    .select({ id: files.id })
+    .from(files)
+    .where(and(inArray(files.folderId, db.select({ id: folders.id }).from(folders).where(subtree)), notArchived("file", files.id)));
   await db.delete(trashItems).where(inArray(trashItems.fileId, subtreeFiles));
-  await db.delete(files).where(inArray(files.folderId, db.select({ id: folders.id }).from(folders).where(subtree)));
+  await db.delete(files).where(inArray(files.id, subtreeFiles));
   await db.delete(trashItems).where(inArray(trashItems.folderId, db.select({ id: folders.id }).from(folders).where(subtree)));
+  // An archived file of a folder going now waits in its owner's private space (where it would be restored anyway).
+  await db.execute(sql`
+    UPDATE files x SET folder_id = (
+      SELECT u.private_root_id FROM archive_items i JOIN archives a ON a.id = i.archive_id JOIN users u ON u.id = a.owner_id
+      WHERE i.item_type = 'file' AND i.item_id = x.id LIMIT 1)
+    WHERE x.folder_id IN (SELECT f.id FROM folders f WHERE (f.id = ${folderId} OR f.path @> ARRAY[${folderId}::int]) AND f.id NOT IN (SELECT item_id FROM archive_items WHERE item_type = 'folder'))
+      AND x.id IN (SELECT item_id FROM archive_items WHERE item_type = 'file')`);
   await db.delete(folders).where(subtree);
   await scheduleBlobCollection(db);
 }

@@ -48,12 +48,12 @@ async function scene(owner?: TestUser) {
   const user = owner ?? (await createTestUser());
   const project = await createFolder(user, user.privateRootId!, unique("Project "));
   const sub = await createFolder(user, project.id, "Sub");
-  await uploadText(user, project.id, "report.txt", "first draft");
+  const draft = await uploadText(user, project.id, "report.txt", "first draft");
   const report = await uploadText(user, project.id, "report.txt", "final report ".repeat(200));
   const data = await uploadText(user, sub.id, "data.bin", "0123456789".repeat(500));
   const copy = await call(copyRoute.POST, { method: "POST", token: user.token, query: { copy: report.version.id }, body: { name: "copy.txt", parent_id: sub.id } });
   expect(copy.status, copy.text).toBe(201);
-  return { user, project, sub, report, data, copyId: copy.body.id as number };
+  return { user, project, sub, report, draftId: draft.version.id, data, copyId: copy.body.id as number };
 }
 
 describe("PUT /file/(id)/archive", () => {
@@ -163,7 +163,7 @@ describe("PUT /folder/(id)/archive", () => {
 
 describe("GET /archives and GET, PUT, DELETE /archive/(type)/(id)", () => {
   it("lists one's own archives (administrators: all) and reads, renames, comments one", async () => {
-    const { user, report, project } = await scene();
+    const { user, report, draftId, project } = await scene();
     const archive = await archiveAndSettle(user.token, "file", report.version.id);
     const folderArchive = await archiveAndSettle(user.token, "folder", project.id);
     const mine = await listArchives(user.token);
@@ -177,7 +177,7 @@ describe("GET /archives and GET, PUT, DELETE /archive/(type)/(id)", () => {
     expect((await listArchives(admin.token, { nb_objects: 1000 })).body.objects.map((a: { id: number }) => a.id)).toEqual(expect.arrayContaining([archive.id, folderArchive.id]));
 
     // Any version id of the file names its archive.
-    const byOld = await readArchive(user.token, "file", report.version.id - 1);
+    const byOld = await readArchive(user.token, "file", draftId);
     expect(byOld.body.id).toBe(archive.id);
     expectError(await readArchive(other.token, "file", report.version.id), 404, "not_found");
     expectError(await readArchive(user.token, "folder", report.version.id), 404, "not_found");
@@ -301,6 +301,25 @@ describe("PUT /archive/(type)/(id)/unarchive", () => {
     await restored(res.body.id);
     const db = await getDb();
     expect((await db.select().from(files).where(and(eq(files.id, report.file.id))))[0].deletedAt).toBeNull();
+  });
+});
+
+describe("archives outlive the folder they came from", () => {
+  it("a folder deleted for good keeps what was archived from it; it comes back to the owner's private space", async () => {
+    const { user, project, sub, report, data } = await scene();
+    const fileArchive = await archiveAndSettle(user.token, "file", report.version.id);
+    const folderArchive = await archiveAndSettle(user.token, "folder", sub.id);
+    const gone = await call((await import("@/app/api/folder/[folderId]/route")).DELETE, { method: "DELETE", token: user.token, params: { folderId: String(project.id) }, query: { trash: "0" } });
+    expect(gone.status, gone.text).toBe(204);
+    expectError(await getFolder(user.token, project.id), 404);
+    expect((await unarchive(user.token, "file", report.version.id)).status).toBe(200);
+    expect((await unarchive(user.token, "folder", sub.id)).status).toBe(200);
+    await restored(fileArchive.id);
+    await restored(folderArchive.id);
+    expect((await readFile(user.token, report.version.id)).body).toMatchObject({ parent_id: user.privateRootId, hash: report.version.md5 });
+    const back = await getFolder(user.token, sub.id, { full: "1" });
+    expect(back.body).toMatchObject({ parent_id: user.privateRootId, path: `/${[...(await getDb().then((db) => db.select().from(folders).where(eq(folders.id, user.privateRootId!))))[0].path, user.privateRootId].join("/")}` });
+    expect((await readFile(user.token, data.version.id)).body.hash).toBe(data.version.md5);
   });
 });
 
