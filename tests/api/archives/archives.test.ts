@@ -323,6 +323,19 @@ describe("archives outlive the folder they came from", () => {
   });
 });
 
+describe("archives outlive the trash", () => {
+  it("emptying the trash that holds an archived file's folder keeps the file archived", async () => {
+    const { user, project, report } = await scene();
+    const archive = await archiveAndSettle(user.token, "file", report.version.id);
+    const trashId = await trashFolder(project, user);
+    const emptied = await call((await import("@/app/api/trash/[trashId]/route")).DELETE, { method: "DELETE", token: user.token, params: { trashId: String(trashId) } });
+    expect(emptied.status, emptied.text).toBe(204);
+    expect((await unarchive(user.token, "file", report.version.id)).status).toBe(200);
+    await restored(archive.id);
+    expect((await readFile(user.token, report.version.id)).body).toMatchObject({ parent_id: user.privateRootId, hash: report.version.md5 });
+  });
+});
+
 describe("the cold tier after a crash", () => {
   it("loses half-written and unrecorded blobs once they are an hour old, never a recorded one", async () => {
     const { user, report } = await scene();
