@@ -8,7 +8,8 @@ import { api, type AppServer, folderFiles, makeFolder, privateRootOf, serverCras
 
 // A 100 MB folder is archived and the server is killed with SIGKILL while a blob is being
 // written to the archive tier. The folder never shows half-moved; once the server is back, the
-// move finishes; then the folder is restored and every file is byte-identical.
+// move finishes. Then it is restored, killed again while bytes are written back, and once back
+// every file is byte-identical.
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "coffre-res-archive-"));
 const MiB = 1 << 20;
@@ -30,9 +31,9 @@ afterAll(async () => {
 
 const md5 = (data: Uint8Array) => createHash("md5").update(data).digest("hex");
 
-/** Partial archive blobs being written (the store's temporary names), with their sizes. */
-function partsInProgress(): number[] {
-  const tmp = path.join(dataDir, "archive", "tmp");
+/** Partial blobs being written in a store (its temporary names), with their sizes. */
+function partsInProgress(store: "archive" | "blobs" = "archive"): number[] {
+  const tmp = path.join(dataDir, store, "tmp");
   if (!fs.existsSync(tmp)) return [];
   return fs.readdirSync(tmp).flatMap((name) => {
     try {
@@ -109,10 +110,20 @@ describe("archiving survives kill -9 in the middle of the move", () => {
     expect(done.stored_size).toBeGreaterThan(0);
     expect(await counts()).toEqual({ live: 0, moved: 5 });
 
-    // Back, byte-identical.
+    // Back, byte-identical, although the restore is killed half-way too: the folder stays hidden until every byte is back.
     const restore = await api(app.url, token, "PUT", `/archive/folder/${folderId}/unarchive`, {});
     expect(restore.status, JSON.stringify(restore.body)).toBe(200);
+    expect(restore.body.state).toBe("restoring");
+    await until("a live blob being written back", () => partsInProgress("blobs").some((size) => size > MiB));
+    await app.kill("SIGKILL");
+    const [restoring] = await sql`SELECT state FROM archives WHERE id = ${archiveId}`;
+    expect(restoring.state).toBe("restoring");
+    expect((await sql`SELECT count(*)::int AS n FROM folders WHERE id IN (${folderId}, ${subId}) AND deleted_at IS NULL`)[0].n).toBe(0);
+    await sql`UPDATE jobs SET locked_until = now() - interval '1 second' WHERE kind = 'archives.restore' AND status = 'running'`;
+    app = await startApp(env, app.port);
+    token = await signIn(app.url);
     await until("the folder to be back", async () => (await api(app.url, token, "GET", `/folder/${folderId}`)).status === 200);
+    expect(await sql`SELECT id FROM archives WHERE id = ${archiveId}`).toEqual([]);
     const found = [...(await folderFiles(app.url, token, folderId)), ...(await folderFiles(app.url, token, subId))];
     expect(found.map((f) => f.name).sort()).toEqual([...contents.keys()].sort());
     for (const file of found) {
