@@ -409,6 +409,13 @@ async function main() {
         target: 150,
         expect: (b) => b?.files?.length === seeded.searchHits,
       },
+      {
+        key: "tagSearch",
+        label: `tag search, 2 tags (${seeded.tagHits} hits; ${seeded.taggedFiles} of ${seeded.seededFiles} files tagged)`,
+        path: `/api/folder/${seeded.rootId}?recursive=1&global=1&tags=${seeded.tagIds.join(",")}`,
+        target: 50,
+        expect: (b) => b?.files?.length === seeded.tagHits,
+      },
       { key: "versions", label: "version list (20 versions)", path: `/api/file/${seeded.versionedVersionId}/versions`, expect: (b) => Array.isArray(b) && b.length === 20 },
     ];
     // Each answer is checked once: a fast wrong answer must not pass for a fast right one.

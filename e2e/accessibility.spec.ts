@@ -16,7 +16,7 @@ test("the sign-in page has no serious accessibility violation", async ({ page })
 test("the signed-in screens have no serious accessibility violation", async ({ page, request }) => {
   const folder = await seedFolder(request, `Axe ${Math.random().toString(36).slice(2, 7)}`, ["a.txt", "b.txt"]);
   await signInAsAdmin(page);
-  for (const path of ["/", "/files", `/files/${folder.id}`, "/recent", "/trash", "/links", "/account"]) {
+  for (const path of ["/", "/files", `/files/${folder.id}`, "/recent", "/trash", "/archives", "/links", "/account"]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await page.waitForLoadState("networkidle");

@@ -163,6 +163,20 @@ export async function seed(db, { login, bigFiles, totalFiles, filesPerFolder, ti
      VALUES ($1, $2, 1, $3, $4, $5, 'application/octet-stream', $6)`,
     [vBase + versions + 1, downloadFile, download.id, download.size, download.md5, uid],
   );
+  // Tags (issue 17): bench-tag on 1 seeded file in 100 (10,000 of 1,000,000), bench-tag-rare on
+  // 1 in 10,000, each also carrying bench-tag; a search for both (all must match) finds the rare ones.
+  const [common] = await db.query(`INSERT INTO tags (name, owner_id) VALUES ('bench-tag', $1) RETURNING id`, [uid]);
+  const [rare] = await db.query(`INSERT INTO tags (name, owner_id) VALUES ('bench-tag-rare', $1) RETURNING id`, [uid]);
+  const tagEvery = async (tagId, step) =>
+    db.query(`INSERT INTO tag_links (tag_id, target_type, target_id, created_by) SELECT $1::int, 'file', $2::int + g, $3::int FROM generate_series($4::int, $5::int, $4::int) g`, [
+      Number(tagId.id),
+      fileBase,
+      uid,
+      step,
+      seeded,
+    ]);
+  await tagEvery(common, 100);
+  await tagEvery(rare, 10000);
   await db.exec(`SELECT setval('files_id_seq', (SELECT max(id) FROM files))`);
   await db.exec(`SELECT setval('file_versions_id_seq', (SELECT max(id) FROM file_versions))`);
   const inserted = performance.now();
@@ -172,7 +186,7 @@ export async function seed(db, { login, bigFiles, totalFiles, filesPerFolder, ti
   for (const ix of indexes) await db.exec(ix.indexdef);
   await db.exec("COMMIT");
   log(`seed: indexes rebuilt in ${((performance.now() - inserted) / 1000).toFixed(1)} s`);
-  await db.exec("VACUUM ANALYZE folders, files, file_versions, blobs");
+  await db.exec("VACUUM ANALYZE folders, files, file_versions, blobs, tags, tag_links");
   const ms = performance.now() - t0;
   log(`seed: done in ${(ms / 1000).toFixed(1)} s`);
 
@@ -191,6 +205,9 @@ export async function seed(db, { login, bigFiles, totalFiles, filesPerFolder, ti
     downloadVersionId: vBase + versions + 1,
     searchLabel: "quarterly",
     searchHits: Math.floor((seeded + 25000) / 50000),
+    tagIds: [Number(common.id), Number(rare.id)],
+    taggedFiles: Math.floor(seeded / 100),
+    tagHits: Math.floor(seeded / 10000),
   };
 }
 

@@ -161,7 +161,7 @@ export function metadataHandlers(sql) {
     };
   }
 
-  async function search(user, words) {
+  async function search(user, words, tagIds = []) {
     // findReachableFolders (global scope), then their rights, then the two name queries.
     const reachable = await sql.unsafe(
       `WITH grants AS (
@@ -180,9 +180,18 @@ export function metadataHandlers(sql) {
     const patterns = words.map((w) => `%${w.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     const like = (column, from) => patterns.map((_, i) => ` AND ${column} LIKE lower(normalize($${from + i}, NFC))`).join("");
     const browsable = [...allowed].filter(([, r]) => r.browse).map(([id]) => id);
+    // tags=: every tag must be on a match, read through tag_links' primary key (search-folders.ts, tag-search.ts).
+    const tagged = (column, type) =>
+      tagIds.length
+        ? ` AND ${column} IN (SELECT l.target_id FROM tag_links l WHERE l.tag_id = ANY(${literal(tagIds)}) AND l.target_type = '${type}' GROUP BY l.target_id HAVING count(*) = ${tagIds.length})`
+        : "";
+    if (tagIds.length) {
+      const [seen] = await sql.unsafe(`SELECT count(*)::int AS n FROM tags WHERE id = ANY(${literal(tagIds)}) AND (NOT private OR owner_id = $1)`, [user.id]);
+      if (seen.n !== tagIds.length) return { folders: [], files: [] };
+    }
     const folders = browsable.length
       ? await sql.unsafe(
-          `SELECT * FROM folders WHERE deleted_at IS NULL AND id = ANY(${literal(browsable)})${like("name_key", 1)}
+          `SELECT * FROM folders WHERE deleted_at IS NULL AND id = ANY(${literal(browsable)})${like("name_key", 1)}${tagged("id", "folder")}
            ORDER BY name_key, id LIMIT 1000`,
           patterns,
         )
@@ -190,7 +199,7 @@ export function metadataHandlers(sql) {
     const files = readable.length
       ? await sql.unsafe(
           `SELECT ${FILE_COLUMNS}, d.path FROM files f JOIN file_versions v ON v.id = f.current_version_id JOIN folders d ON d.id = f.folder_id
-           WHERE f.deleted_at IS NULL AND f.folder_id = ANY(${literal(readable)})${like("f.name_key", 1)}
+           WHERE f.deleted_at IS NULL AND f.folder_id = ANY(${literal(readable)})${like("f.name_key", 1)}${tagged("f.id", "file")}
            ORDER BY f.name_key, f.id LIMIT 1000`,
           patterns,
         )
@@ -205,7 +214,10 @@ export function metadataHandlers(sql) {
     const [folder] = await sql`SELECT * FROM folders WHERE id = ${folderId} AND deleted_at IS NULL LIMIT 1`;
     if (!folder) return undefined;
     const folderRights = (await rights(user, [folder.id])).get(folder.id);
-    if (params.get("recursive") === "1") return search(user, (params.get("search_label") ?? "").split(/\s+/).filter(Boolean));
+    if (params.get("recursive") === "1") {
+      const tagIds = (params.get("tags") ?? "").split(",").filter((t) => /^\d+$/.test(t)).map(Number);
+      return search(user, (params.get("search_label") ?? "").split(/\s+/).filter(Boolean), tagIds);
+    }
     const offset = Number(params.get("offset_start") ?? 0);
     const limit = Number(params.get("nb_objects") ?? 30);
     return folderPage(user, folder, folderRights, offset, limit);

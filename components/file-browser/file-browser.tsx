@@ -28,6 +28,7 @@ import {
   type Location,
 } from "@/lib/queries/files";
 import { commentCountsQuery, type CommentCounts } from "@/lib/queries/details";
+import { listedTagsQuery, type TagResponse } from "@/lib/queries/tags";
 import { useRestoreTrashItems } from "@/lib/queries/trash";
 import { countInterruptedUploads, enqueueUploads, setUploadFinishedHandler, useUploads } from "@/lib/queries/uploads";
 import { Breadcrumbs, crumbsOf } from "./breadcrumbs";
@@ -41,8 +42,16 @@ import { ItemsMoveDialog } from "./items-move-dialog";
 import { SearchFilters, type Filters } from "./search-filters";
 import { sortItems } from "./sort-items";
 import { UploadPanel } from "./upload-panel";
+import { TemplateCreateDialog } from "@/components/templates/template-create-dialog";
+import { TemplateNewFileDialog } from "@/components/templates/template-new-file-dialog";
+import { useArchiveItem } from "@/lib/queries/archives";
 
-type Dialog = { type: "new" } | { type: "rename" | "share" | "dropLink"; item: Item } | { type: "move" | "copy" | "startValidation"; items: Item[] } | null;
+type Dialog =
+  | { type: "new" | "fromTemplate" }
+  | { type: "rename" | "share" | "dropLink"; item: Item }
+  | { type: "template"; item: Item & { kind: "file" } }
+  | { type: "move" | "copy" | "startValidation"; items: Item[] }
+  | null;
 
 /** One folder (or space root): its items, the actions on them, uploads by drop or by picking, and a search with filters. */
 export function FileBrowser({ location }: { location: Location }) {
@@ -78,6 +87,11 @@ export function FileBrowser({ location }: { location: Location }) {
     queries: (isSearching ? [results.data ?? []] : (content.data?.pages.map((p) => p.items) ?? [])).map((rows) => commentCountsQuery(rows)),
     combine: (found) => new Map<string, CommentCounts>(found.flatMap((q) => (q.data ? [...q.data] : []))),
   });
+  // Tag chips: the same, one request per loaded page.
+  const rowTags = useQueries({
+    queries: (isSearching ? [results.data ?? []] : (content.data?.pages.map((p) => p.items) ?? [])).map((rows) => listedTagsQuery(rows)),
+    combine: (found) => new Map<string, TagResponse[]>(found.flatMap((q) => (q.data ? [...q.data] : []))),
+  });
 
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [active, setActive] = useState(-1);
@@ -91,6 +105,7 @@ export function FileBrowser({ location }: { location: Location }) {
   const selectedItems = useMemo(() => items.filter((i) => selected.has(itemKey(i))), [items, selected]);
 
   const deleteItems = useDeleteItems();
+  const archiveItem = useArchiveItem();
   const restore = useRestoreTrashItems();
 
   useEffect(() => {
@@ -149,11 +164,13 @@ export function FileBrowser({ location }: { location: Location }) {
     if (single?.kind === "file" && single.can_download && previewKind(single) === "pdf") actions.push("requestSignatures");
     // Workflows: one file is a flux 1 validation, several files one flux 4 validation (api.md).
     if (list.length <= 50 && list.every((i) => i.kind === "file" && i.can_download)) actions.push("startValidation");
+    if (single?.kind === "file" && single.can_download) actions.push("template");
     if (single && (single.can_write || single.can_edit)) actions.push("rename");
     const canDelete = list.every((i) => i.can_delete);
     if (canDelete) actions.push("move");
     actions.push("copy");
     if (canDelete) actions.push("delete");
+    if (single?.can_delete && !(single.kind === "folder" && single.parent_id === 0)) actions.push("archive");
     return actions;
   }
 
@@ -201,6 +218,17 @@ export function FileBrowser({ location }: { location: Location }) {
     });
   }
 
+  /** Archiving is undone from the Archives page, which the notice leads to. */
+  function archive(item: Item) {
+    archiveItem.mutate(item, {
+      onSuccess: () => {
+        setSelected(new Set());
+        toast({ tone: "info", message: t("archives.archived", { name: item.name }), action: { label: t("archives.open"), run: () => router.push("/archives") } });
+      },
+      onError: (e) => toast({ tone: "error", message: t("files.actionFailed", { reason: describeFileError(e, t) }) }),
+    });
+  }
+
   function run(action: Action, list = selectedItems) {
     setMenu(null);
     const single = list[0];
@@ -210,10 +238,12 @@ export function FileBrowser({ location }: { location: Location }) {
     else if (action === "details") setDetailsOpen(true);
     else if (action === "download") download(single);
     else if (action === "rename" || action === "share" || action === "dropLink") setDialog({ type: action, item: single });
+    else if (action === "template" && single.kind === "file") setDialog({ type: "template", item: single });
     else if (action === "move" || action === "copy") setDialog({ type: action, items: list });
     else if (action === "requestSignatures") router.push(`/signatures/new?file=${single.id}`);
     else if (action === "startValidation") setDialog({ type: "startValidation", items: list });
-    else remove(list);
+    else if (action === "delete") remove(list);
+    else if (action === "archive") archive(single);
   }
 
   const closeMenu = useCallback(() => {
@@ -224,7 +254,8 @@ export function FileBrowser({ location }: { location: Location }) {
   const spaceLabel = location.kind === "space" ? t(location.space === "private" ? "nav.myFiles" : location.space === "company" ? "nav.company" : "nav.shared") : "";
   const crumbs = location.kind === "space" ? [{ label: spaceLabel }] : crumbsOf(details.data ?? folder, privateRootId, spaceLabel, t);
   const title = location.kind === "space" ? spaceLabel : folder?.id === privateRootId ? t("nav.myFiles") : (folder?.name ?? "");
-  const toolbarActions = actionsFor(selectedItems);
+  // The toolbar keeps to one line: the rarer actions (templates, archiving) are in the item's menu only.
+  const toolbarActions = actionsFor(selectedItems).filter((action) => action !== "template" && action !== "archive");
   const resultsTitle = query ? t("files.searchResults", { query }) : t("search.filteredResults");
   const detailsItem = detailsOpen && selectedItems.length === 1 ? selectedItems[0] : null;
   const previewable = useMemo(() => items.filter((i): i is Item & { kind: "file" } => i.kind === "file" && previewKind(i) !== "none"), [items]);
@@ -297,6 +328,9 @@ export function FileBrowser({ location }: { location: Location }) {
               <Button size="small" variant="secondary" onClick={() => folderInput.current?.click()}>
                 {t("files.uploadFolder")}
               </Button>
+              <Button size="small" variant="secondary" onClick={() => setDialog({ type: "fromTemplate" })}>
+                {t("templates.newFromTemplate")}
+              </Button>
             </>
           )
         )}
@@ -327,6 +361,7 @@ export function FileBrowser({ location }: { location: Location }) {
             onRename={() => selectedItems.length === 1 && run("rename")}
             onNearEnd={loadMore}
             comments={comments}
+            tags={rowTags}
             hrefOf={(item) => (item.kind === "folder" ? `/files/${item.id}` : undefined)}
           />
         )}
@@ -358,6 +393,26 @@ export function FileBrowser({ location }: { location: Location }) {
         />
       )}
       {dialog?.type === "share" && <ShareDialog item={dialog.item} onClose={() => setDialog(null)} />}
+      {dialog?.type === "fromTemplate" && targetId && (
+        <TemplateNewFileDialog
+          folderId={targetId}
+          onClose={() => setDialog(null)}
+          onDone={(name) => {
+            setDialog(null);
+            toast({ tone: "info", message: t("templates.created", { name }) });
+          }}
+        />
+      )}
+      {dialog?.type === "template" && (
+        <TemplateCreateDialog
+          file={dialog.item}
+          onClose={() => setDialog(null)}
+          onDone={() => {
+            setDialog(null);
+            toast({ tone: "info", message: t("templates.made") });
+          }}
+        />
+      )}
       {dialog?.type === "dropLink" && <DropLinkDialog folder={dialog.item} onClose={() => setDialog(null)} />}
       {dialog?.type === "startValidation" && <WorkflowStartDialog files={dialog.items} onClose={() => setDialog(null)} />}
       {(dialog?.type === "move" || dialog?.type === "copy") && (

@@ -7,6 +7,8 @@ import { htmlLang } from "@/lib/i18n/languages";
 import type { MessageKey } from "@/lib/i18n/translate";
 import { previewKind } from "@/components/file-preview/preview-kind";
 import type { FileResponse, Item } from "@/lib/queries/files";
+import type { TagResponse } from "@/lib/queries/tags";
+import { RowTags } from "@/components/tags/tag-chips";
 import styles from "./file-browser.module.css";
 import { formatBytes, formatDate, formatDay, itemKey } from "./format";
 
@@ -33,6 +35,8 @@ type Props = {
   onOpen: (item: Item) => void;
   /** Comment counts by "kind:id" (rows without comments are absent). */
   comments?: Map<string, { total: number; unread: number }>;
+  /** Tags by "kind:id" (rows without tags are absent). */
+  tags?: Map<string, TagResponse[]>;
   onMenu: (x: number, y: number) => void;
   onDelete: () => void;
   onRename: () => void;
@@ -227,6 +231,7 @@ export function FileList(props: Props) {
                   <span className={styles.name}>{item.name}</span>
                 )}
                 <CommentMarker counts={props.comments?.get(`${item.kind}:${item.id}`)} />
+                <RowTags tags={props.tags?.get(`${item.kind}:${item.id}`)} />
                 {item.kind === "file" && item.lock?.locked && (
                   <span className={styles.lock} role="img" aria-label={t("files.locked", { owner: item.lock.owner ?? "" })} title={t("files.locked", { owner: item.lock.owner ?? "" })}>
                     <svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
@@ -302,14 +307,14 @@ function ItemIcon({ item }: { item: Item }) {
 }
 
 /**
- * A file's thumbnail where the server makes one (images and PDFs), else the generic icon. The
+ * A file's thumbnail where the server makes one (images, PDFs, office documents, videos), else the generic icon. The
  * thumbnail loads lazily, so only the rows on screen ask for theirs; a file without one (415,
  * 404) keeps the icon.
  */
 function FileIcon({ item }: { item: FileResponse }) {
   const [failed, setFailed] = useState(false);
   const kind = previewKind(item);
-  if (!failed && (kind === "image" || kind === "pdf")) {
+  if (!failed && (kind === "image" || kind === "pdf" || kind === "office" || kind === "video")) {
     // eslint-disable-next-line @next/next/no-img-element -- a small server-made thumbnail, already sized and cached
     return <img className={styles.thumb} src={`/api/mixer/${item.id}`} alt="" width={24} height={24} loading="lazy" decoding="async" onError={() => setFailed(true)} />;
   }

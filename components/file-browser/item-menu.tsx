@@ -5,7 +5,7 @@ import { useT } from "@/lib/i18n/provider";
 import type { MessageKey } from "@/lib/i18n/translate";
 import styles from "./file-browser.module.css";
 
-export type Action = "open" | "preview" | "details" | "share" | "dropLink" | "download" | "rename" | "move" | "copy" | "delete" | "requestSignatures" | "startValidation";
+export type Action = "open" | "preview" | "details" | "share" | "dropLink" | "download" | "rename" | "move" | "copy" | "delete" | "requestSignatures" | "startValidation" | "template" | "archive";
 
 const LABELS: Record<Action, MessageKey> = {
   open: "files.open",
@@ -20,6 +20,8 @@ const LABELS: Record<Action, MessageKey> = {
   delete: "files.delete",
   requestSignatures: "files.requestSignatures",
   startValidation: "workflow.start.action",
+  template: "templates.makeAction",
+  archive: "archives.archiveAction",
 };
 
 type Props = { x: number; y: number; actions: Action[]; onAction: (action: Action) => void; onClose: () => void };

@@ -3,6 +3,7 @@
 import { useId } from "react";
 import { useT } from "@/lib/i18n/provider";
 import type { SearchCriteria } from "@/lib/queries/files";
+import { TagFilter } from "@/components/tags/tag-filter";
 import styles from "./file-browser.module.css";
 
 export type Filters = Omit<SearchCriteria, "label">;
@@ -42,6 +43,7 @@ export function SearchFilters({ filters, onChange }: { filters: Filters; onChang
         {t("search.maxSize")}
         <input id={`${id}-max`} type="number" min={0} step="any" inputMode="decimal" className={styles.sizeInput} value={toMb(filters.maxSize)} onChange={(e) => set({ maxSize: toBytes(e.target.value) })} />
       </label>
+      <TagFilter value={filters.tags ?? []} onChange={(tags) => set({ tags })} />
     </fieldset>
   );
 }

@@ -11,6 +11,7 @@ import { FollowToggle } from "./follow-toggle";
 import { LockToggle } from "./lock-toggle";
 import { RightsTab } from "./rights-tab";
 import { FileWorkflowStatus } from "@/components/workflows/file-workflow-status";
+import { TagEditor } from "@/components/tags/tag-editor";
 import { VersionsTab } from "./versions-tab";
 
 type Tab = "versions" | "comments" | "rights" | "activity";
@@ -57,6 +58,7 @@ export function DetailsPanel({ item, unread = 0, onClose }: { item: Item; unread
       </div>
       <div className={styles.switches}>{item.kind === "file" ? <LockToggle file={item} /> : <FollowToggle folderId={item.id} />}</div>
       {item.kind === "file" && <FileWorkflowStatus versionId={item.id} />}
+      <TagEditor target={target} canEdit={item.can_edit} />
       <div role="tablist" aria-label={t("details.sections")} className={styles.tabs} onKeyDown={onTabKey}>
         {tabs.map((name) => (
           <button

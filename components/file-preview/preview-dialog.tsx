@@ -74,7 +74,7 @@ export function PreviewDialog({ file, files, onMove, onClose }: Props) {
           ‹
         </button>
         <div className={styles.content} key={file.id}>
-          <PreviewBody file={file} url={url} />
+          <PreviewBody file={file} url={url} renditionUrl={file.can_download ? `/api/file/${file.id}/rendition` : undefined} pageUrl={`/api/preview/${file.id}`} />
         </div>
         <button type="button" className={styles.arrow} onClick={() => next && onMove(next)} disabled={!next} aria-label={t("preview.next")}>
           ›
@@ -87,18 +87,35 @@ export function PreviewDialog({ file, files, onMove, onClose }: Props) {
 /**
  * What the browser can show of a file at `url` (which must answer Range requests): an image, a PDF
  * with pdf.js, a player for video and audio, the start of a text; else a plain word that it
- * cannot be shown. Also used by the public share page.
+ * cannot be shown. Also used by the public share page. Office documents are shown through the
+ * PDF the server made of them (`renditionUrl`), or its preview page of rendered pages (`pageUrl`,
+ * for readers without the download right); a video the browser cannot play switches to the
+ * server's web-playable copy.
  */
-export function PreviewBody({ file, url }: { file: { name: string; mime?: string }; url: string }) {
+export function PreviewBody({ file, url, renditionUrl, pageUrl }: { file: { name: string; mime?: string }; url: string; renditionUrl?: string; pageUrl?: string }) {
   const t = useT();
   const kind = previewKind(file);
+  const [videoSrc, setVideoSrc] = useState(url);
   return (
     <>
       {/* A user file of any size and origin: next/image would re-encode it on the server. */}
       {/* eslint-disable-next-line @next/next/no-img-element */}
       {kind === "image" && <img className={styles.image} src={url} alt={file.name} />}
       {kind === "pdf" && <PdfView url={url} name={file.name} />}
-      {kind === "video" && <video className={styles.media} src={url} controls preload="metadata" aria-label={file.name} />}
+      {kind === "office" && renditionUrl && <PdfView url={renditionUrl} name={file.name} />}
+      {kind === "office" && !renditionUrl && pageUrl && <iframe className={styles.frame} src={pageUrl} title={file.name} sandbox="allow-same-origin" />}
+      {kind === "office" && !renditionUrl && !pageUrl && <p className={styles.none}>{t("preview.unavailable")}</p>}
+      {kind === "video" && (
+        <video
+          className={styles.media}
+          src={videoSrc}
+          controls
+          preload="metadata"
+          aria-label={file.name}
+          onError={() => renditionUrl && videoSrc !== renditionUrl && setVideoSrc(renditionUrl)}
+          data-testid="video-preview"
+        />
+      )}
       {kind === "audio" && <audio src={url} controls preload="metadata" aria-label={file.name} />}
       {kind === "text" && <TextView url={url} />}
       {kind === "none" && <p className={styles.none}>{t("preview.unavailable")}</p>}

@@ -145,7 +145,7 @@ export function ShareScreen({ linkKey }: { linkKey: string }) {
                   </button>
                 )}
                 <span className={styles.muted}>{item.is_file ? formatBytes(item.size) : ""}</span>
-                {item.is_file && item.can_preview && item.file_type && (
+                {item.is_file && item.can_preview && (
                   <Button size="small" variant="secondary" onClick={() => preview(item)} aria-label={t("share.public.previewName", { name: item.name })}>
                     {t("files.preview")}
                   </Button>

@@ -23,3 +23,7 @@ export * from "./mfa";
 export * from "./sso";
 export * from "./oauth2";
 export * from "./dav";
+export * from "./tags";
+export * from "./templates";
+export * from "./archives";
+export * from "./renditions";

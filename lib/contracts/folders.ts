@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { dateInput, flag, id } from "@/lib/server/http/schemas";
 import { fileResponse, type FileResponse } from "./files";
+import { tagIdList } from "./tags";
 
 export const folderParams = z.object({ folderId: id });
 
@@ -37,6 +38,8 @@ export const readFolderQuery = z.object({
   modification_end: dateInput.optional(),
   size_start: bytes.optional(),
   size_end: bytes.optional(),
+  /** Tag ids, comma-separated: every one must be on a match (api.md). */
+  tags: tagIdList.optional(),
 });
 export type ReadFolderQuery = z.output<typeof readFolderQuery>;
 

@@ -88,10 +88,12 @@ export type SearchCriteria = {
   /** Bytes. */
   minSize?: number;
   maxSize?: number;
+  /** Tag ids: every one must be on a match. */
+  tags?: number[];
 };
 
 export const hasCriteria = (c: SearchCriteria) =>
-  c.label.trim().length > 0 || Boolean(c.modifiedAfter || c.modifiedBefore || c.minSize !== undefined || c.maxSize !== undefined);
+  c.label.trim().length > 0 || Boolean(c.modifiedAfter || c.modifiedBefore || c.minSize !== undefined || c.maxSize !== undefined || c.tags?.length);
 
 /** The contract's search parameters (dates as `@<unix seconds>`). */
 function searchParams(c: SearchCriteria): URLSearchParams {
@@ -108,6 +110,7 @@ function searchParams(c: SearchCriteria): URLSearchParams {
   if (c.modifiedBefore) params.set("modification_end", unix(c.modifiedBefore, true));
   if (c.minSize !== undefined) params.set("size_start", String(c.minSize));
   if (c.maxSize !== undefined) params.set("size_end", String(c.maxSize));
+  if (c.tags?.length) params.set("tags", c.tags.join(","));
   return params;
 }
 

@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { miscCn } from "./misc";
 
 // Complete: every key of en.ts is translated (a unit test checks this); English stays the fallback.
 export const cn: Partial<Messages> = {
@@ -1519,4 +1520,6 @@ export const cn: Partial<Messages> = {
   "admin.oauth.more": "更多",
   "admin.oauth.editNamed": "编辑 {app}",
   "admin.oauth.tokensNamed": "{app} 的授权",
+  // Tags, file templates and archives (issue 17): their own file, spread here.
+  ...miscCn,
 };

@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { miscDe } from "./misc";
 
 // Complete: every key of en.ts is translated (a unit test checks this); English stays the fallback.
 export const de: Partial<Messages> = {
@@ -1519,4 +1520,6 @@ export const de: Partial<Messages> = {
   "admin.oauth.more": "Mehr",
   "admin.oauth.editNamed": "{app} bearbeiten",
   "admin.oauth.tokensNamed": "Autorisierungen von {app}",
+  // Tags, file templates and archives (issue 17): their own file, spread here.
+  ...miscDe,
 };

@@ -1,3 +1,5 @@
+import { miscEn } from "./misc";
+
 /** The reference catalogue: every visible string of the web client. */
 export const en = {
   // adminPeople (ENGINEER B): the console's users, groups, invitations and connection options.
@@ -1504,6 +1506,8 @@ export const en = {
   "admin.oauth.more": "More",
   "admin.oauth.editNamed": "Edit {app}",
   "admin.oauth.tokensNamed": "Authorisations of {app}",
+  // Tags, file templates and archives (issue 17): their own file, spread here.
+  ...miscEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

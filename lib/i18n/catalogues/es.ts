@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { miscEs } from "./misc";
 
 // Complete: every key of en.ts is translated (a unit test checks this); English stays the fallback.
 export const es: Partial<Messages> = {
@@ -1519,4 +1520,6 @@ export const es: Partial<Messages> = {
   "admin.oauth.more": "Más",
   "admin.oauth.editNamed": "Editar {app}",
   "admin.oauth.tokensNamed": "Autorizaciones de {app}",
+  // Tags, file templates and archives (issue 17): their own file, spread here.
+  ...miscEs,
 };

@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { miscFr } from "./misc";
 
 export const fr: Messages = {
   // adminPeople (ENGINEER B): the console's users, groups, invitations and connection options.
@@ -1504,4 +1505,6 @@ export const fr: Messages = {
   "admin.oauth.more": "Plus",
   "admin.oauth.editNamed": "Modifier {app}",
   "admin.oauth.tokensNamed": "Autorisations de {app}",
+  // Tags, file templates and archives (issue 17): their own file, spread here.
+  ...miscFr,
 };

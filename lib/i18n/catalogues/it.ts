@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { miscIt } from "./misc";
 
 // Complete: every key of en.ts is translated (a unit test checks this); English stays the fallback.
 export const it: Partial<Messages> = {
@@ -1519,4 +1520,6 @@ export const it: Partial<Messages> = {
   "admin.oauth.more": "Altro",
   "admin.oauth.editNamed": "Modifica {app}",
   "admin.oauth.tokensNamed": "Autorizzazioni di {app}",
+  // Tags, file templates and archives (issue 17): their own file, spread here.
+  ...miscIt,
 };

@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { miscPt } from "./misc";
 
 // Complete: every key of en.ts is translated (a unit test checks this); English stays the fallback.
 export const pt: Partial<Messages> = {
@@ -1519,4 +1520,6 @@ export const pt: Partial<Messages> = {
   "admin.oauth.more": "Mais",
   "admin.oauth.editNamed": "Editar {app}",
   "admin.oauth.tokensNamed": "Autorizações de {app}",
+  // Tags, file templates and archives (issue 17): their own file, spread here.
+  ...miscPt,
 };

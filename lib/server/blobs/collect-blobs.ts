@@ -14,6 +14,8 @@ const REFERENCES: { table: string; id: SQL }[] = [
   { table: "file_versions", id: sql`x.blob_id` },
   { table: "users", id: sql`x.picture_blob_id` },
   { table: "version_previews", id: sql`x.thumb_blob_id` },
+  { table: "file_templates", id: sql`x.blob_id` },
+  { table: "version_renditions", id: sql`x.blob_id` },
   // The platform logo (lib/server/config/update-logo.ts) lives in the configuration's jsonb.
   { table: "platform_config", id: sql`CASE WHEN x.key = 'logo' THEN x.value->>'blob_id' END` },
 ];

@@ -9,6 +9,7 @@ import { modeOf } from "../http/mode";
 import { resolveRightsMany } from "../rights/resolve-many";
 import type { Rights } from "../rights/rights";
 import { targetIdsOf } from "../rights/targets";
+import { tagMatch } from "../tags/tag-search";
 import { idArray, inChunks } from "./id-array";
 import { presentFolders } from "./present-folders";
 
@@ -23,7 +24,7 @@ export const SEARCH_LIMIT = 1000;
  * default when no switch is on), `in_content` (every keyword in the extracted text of the
  * file's current version), `in_annotations` (every keyword in one live annotation of the file or
  * folder); several switches match any of them. A size range applies to files only, so it
- * excludes folders.
+ * excludes folders. `tags` keeps the matches carrying every one of those tags.
  */
 export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query: ReadFolderQuery) {
   const user = ctx.actor.user;
@@ -31,6 +32,7 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
   const words = (query.search_label ?? "").split(/\s+/).filter(Boolean);
   const keywords = keywordMatch(words, query);
   const hasSize = query.size_start !== undefined || query.size_end !== undefined;
+  const tagged = query.tags ? await tagMatch(ctx.db, user, query.tags, { folder: folders.id, file: files.id }) : undefined;
 
   // Administrators may read everything: the scope alone limits them. Others: the folders they may reach.
   const allowed = user.role === 3 ? null : await findReachableFolders(ctx.db, user, scope);
@@ -39,7 +41,7 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
 
   const below = scope ? sql`${folders.path} @> ARRAY[${scope.id}::int]` : undefined;
   const folderMatches =
-    hasSize || browsable?.length === 0 || keywords.folder === false
+    hasSize || browsable?.length === 0 || keywords.folder === false || tagged?.folder === false
       ? []
       : await ctx.db
           .select()
@@ -50,6 +52,7 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
               browsable ? sql`${folders.id} = ANY(${idArray(browsable)})` : undefined,
               below,
               keywords.folder,
+              tagged?.folder,
               range(folders.createdAt, query.creation_start, query.creation_end),
               range(folders.modifiedAt, query.modification_start, query.modification_end),
             ),
@@ -61,7 +64,7 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
     ? sql`(${files.folderId} = ${scope.id} OR ${files.folderId} IN (SELECT id FROM folders WHERE ${below} AND deleted_at IS NULL))`
     : sql`${files.folderId} IN (SELECT id FROM folders WHERE deleted_at IS NULL)`;
   const fileMatches =
-    readable?.length === 0 || keywords.file === false
+    readable?.length === 0 || keywords.file === false || tagged?.file === false
       ? []
       : await ctx.db
           .select({ file: files, version: fileVersions, folder: { id: folders.id, path: folders.path } })
@@ -73,6 +76,7 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
               isNull(files.deletedAt),
               readable ? sql`${files.folderId} = ANY(${idArray(readable)})` : inScope,
               keywords.file,
+              tagged?.file,
               range(fileVersions.createdAt, query.creation_start, query.creation_end),
               range(files.modifiedAt, query.modification_start, query.modification_end),
               query.size_start !== undefined ? gte(fileVersions.size, query.size_start) : undefined,

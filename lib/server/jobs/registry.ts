@@ -18,6 +18,8 @@ const HANDLERS: Record<string, () => Promise<JobHandler>> = {
   "identity.sync": async () => (await import("../identity/sync-directory")).syncIdentityJob,
   "sso.purge": async () => (await import("../sso/purge-sso-accounts")).purgeSsoAccountsJob,
   "oauth2.purge": async () => (await import("../oauth2/purge-expired-tokens")).purgeExpiredOAuthTokensJob,
+  "archives.move": async () => (await import("../archives/move-archive-job")).moveArchiveJob,
+  "archives.restore": async () => (await import("../archives/restore-archive-job")).restoreArchiveJob,
 };
 
 export async function handlerFor(kind: string): Promise<JobHandler | undefined> {

@@ -2,11 +2,16 @@ import type { Readable } from "node:stream";
 import { and, eq, inArray } from "drizzle-orm";
 import sharp from "sharp";
 import type { Db } from "@/db";
-import { blobs, fileVersions, files, versionPreviews } from "@/db/schema";
+import { blobs, fileVersions, files, versionPreviews, versionRenditions } from "@/db/schema";
 import { getBlobStore } from "@/lib/storage";
+import type { StoredBlob } from "@/lib/storage/blob-store";
+import { MissingTool } from "./converter";
+import { fileTypeOf } from "./file-type";
 import { contentKind, FILE_TYPE } from "./formats";
+import { officeToPdf } from "./office-preview";
 import { sameTime } from "./same-time";
 import { renderPage, withPdf } from "./pdf-document";
+import { videoPreview } from "./video-preview";
 
 /** A thumbnail fits in this square. */
 export const THUMB_SIDE = 256;
@@ -14,7 +19,9 @@ export const THUMB_MIME = "image/webp";
 // A small file can declare an enormous canvas (decompression bomb): past 50 megapixels, no thumbnail.
 const MAX_INPUT_PIXELS = 50_000_000;
 
-type Outcome = { state: "available" | "failed" | "none"; fileType?: string; thumb?: Readable | Buffer; pageCount?: number; error?: string };
+/** `rendition`: what a converter made for viewing (an office document's PDF, a web-playable video), stored with the outcome. */
+type Rendition = { kind: "pdf" | "video"; blob: StoredBlob; mime: string };
+type Outcome = { state: "available" | "failed" | "none"; fileType?: string; thumb?: Readable | Buffer; pageCount?: number; error?: string; rendition?: Rendition };
 
 /** Job "previews.make" ({versionId}). */
 export async function makePreviewJob(db: Db, payload: Record<string, unknown>): Promise<void> {
@@ -46,12 +53,12 @@ export async function makePreview(db: Db, versionId: number): Promise<void> {
     await finish(db, versionId, claimedAt, { state: "failed", error: "The content of this version is missing" });
     return;
   }
-  const outcome = await thumbnailOf(row.blobId, row.size, contentKind(row.mime, row.name));
+  const outcome = await thumbnailOf(row.blobId, row.size, contentKind(row.mime, row.name), row.name);
   await finish(db, versionId, claimedAt, outcome);
 }
 
-async function thumbnailOf(blobId: string, size: number, kind: ReturnType<typeof contentKind>): Promise<Outcome> {
-  const fileType = FILE_TYPE[kind];
+async function thumbnailOf(blobId: string, size: number, kind: ReturnType<typeof contentKind>, name: string): Promise<Outcome> {
+  const fileType = FILE_TYPE[kind] ?? fileTypeOf(null, name);
   try {
     switch (kind) {
       case "image":
@@ -64,14 +71,26 @@ async function thumbnailOf(blobId: string, size: number, kind: ReturnType<typeof
           // Twice the thumbnail's size, so that the downscale stays sharp.
           thumb: await renderPage(doc, 1, THUMB_SIDE * 2),
         }));
-      case "video":
-        return { state: "none", error: "Video thumbnails need ffmpeg, which is not installed" };
-      case "office":
-        return { state: "none", error: "Office documents need LibreOffice, which is not installed" };
+      case "video": {
+        // ffmpeg (in the converter sandbox): a poster frame, and a web-playable copy when browsers cannot play the original.
+        const { poster, rendition } = await videoPreview(blobId, size, name);
+        return { state: "available", fileType: "video", thumb: poster, ...(rendition ? { rendition: { kind: "video", blob: rendition, mime: "video/mp4" } } : {}) };
+      }
+      case "office": {
+        // LibreOffice (in the converter sandbox) makes a PDF; the PDF path gives the page count and the thumbnail.
+        const pdf = await officeToPdf(blobId, size, name);
+        const outcome = await withPdf(pdf.id, pdf.size, async (doc) => ({ pageCount: doc.numPages, thumb: await renderPage(doc, 1, THUMB_SIDE * 2) })).catch(async (error: unknown) => {
+          await getBlobStore().delete(pdf.id).catch(() => {});
+          throw error;
+        });
+        return { state: "available", fileType: "document", ...outcome, rendition: { kind: "pdf", blob: pdf, mime: "application/pdf" } };
+      }
       default:
         return { state: "none" };
     }
   } catch (error) {
+    // A converter that is not installed: no preview of this format here, and the reason names it.
+    if (error instanceof MissingTool) return { state: "none", fileType, error: error.message };
     return { state: "failed", fileType, error: reasonOf(error) };
   }
 }
@@ -104,11 +123,20 @@ async function finish(db: Db, versionId: number, claimedAt: Date, outcome: Outco
         .where(and(eq(versionPreviews.versionId, versionId), sameTime(versionPreviews.updatedAt, claimedAt)))
         .returning({ versionId: versionPreviews.versionId });
       if (stored && updated.length > 0) await tx.insert(blobs).values(stored).onConflictDoNothing();
+      const rendition = result.rendition;
+      if (rendition && updated.length > 0) {
+        const { id, size, md5 } = rendition.blob;
+        await tx.insert(blobs).values({ id, size, md5 }).onConflictDoNothing();
+        const values = { kind: rendition.kind, blobId: id, mime: rendition.mime, size, createdAt: new Date() };
+        await tx.insert(versionRenditions).values({ versionId, ...values }).onConflictDoUpdate({ target: versionRenditions.versionId, set: values });
+      }
       return updated.length > 0;
     });
     if (stored && !landed) await getBlobStore().delete(stored.id).catch(() => {});
+    if (result.rendition && !landed) await getBlobStore().delete(result.rendition.blob.id).catch(() => {});
   } catch (error) {
     if (stored) await getBlobStore().delete(stored.id).catch(() => {});
+    if (result.rendition) await getBlobStore().delete(result.rendition.blob.id).catch(() => {});
     throw error;
   }
 }

@@ -3,6 +3,7 @@ import { FILE_EVENT, recordEvent } from "../events/record-event";
 import { readUtf8Beginning } from "../texts/read-utf8";
 import { createFileToken } from "../tokens/create-file-token";
 import { contentKind, type ContentKind } from "./formats";
+import { findRendition } from "./find-rendition";
 import { getPreviewAccessOrThrow } from "./preview-access";
 import { renditionPages } from "./serve-rendition";
 
@@ -39,13 +40,15 @@ export async function renderPreviewPage(ctx: Ctx, versionId: number, token: stri
   const access = await getPreviewAccessOrThrow(ctx, versionId, token);
   const { file, version } = access;
   const kind = contentKind(version.mime, file.name);
+  // An office document shows the pages of the PDF its previews job made, when there is one.
+  const officePdf = kind === "office" && (await findRendition(ctx.db, version)) !== null;
   // The elements of the page load the content with a preview token, the caller's or a new one.
-  const needsContentUrl = kind !== "text" && kind !== "office" && kind !== "other" && (access.originals || kind === "image" || kind === "pdf");
+  const needsContentUrl = officePdf || (kind !== "text" && kind !== "office" && kind !== "other" && (access.originals || kind === "image" || kind === "pdf"));
   const contentToken = needsContentUrl ? (access.token ?? (await createFileToken({ ...ctx, actor: ctx.actor! }, version.id, "preview")).token) : null;
   const contentUrl = contentToken ? `/api/preview/${version.id}/content?token=${encodeURIComponent(contentToken)}` : "";
   const shown = { name: file.name, versionId: version.id, contentUrl, blobId: version.blobId, size: version.size };
-  const pages = kind === "pdf" ? await renditionPages(ctx.db, version.id) : 0;
-  const body = access.originals ? await bodyFor(kind, shown, pages) : await renditionBodyFor(kind, shown, pages);
+  const pages = kind === "pdf" || officePdf ? await renditionPages(ctx.db, version.id) : 0;
+  const body = officePdf ? pdfPages(shown, pages, "") : access.originals ? await bodyFor(kind, shown, pages) : await renditionBodyFor(kind, shown, pages);
 
   if (!access.counted) await recordEvent(ctx.db, ctx.request, { targetType: "file", targetId: file.id, versionId: version.id, type: FILE_EVENT.preview, actorId: access.actorId });
   const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><title>${escapeHtml(file.name)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;

@@ -5,6 +5,8 @@ import { AppError } from "../errors";
 import { attachmentDisposition } from "../downloads/content-disposition";
 import { parseRange } from "../downloads/range";
 import { inlineSafetyHeaders, servedType } from "../downloads/served-type";
+import { findRendition } from "./find-rendition";
+import { contentKind } from "./formats";
 import { getPreviewAccessOrThrow } from "./preview-access";
 import { serveRendition } from "./serve-rendition";
 
@@ -21,8 +23,12 @@ const pageOf = (req: Request) => {
  * send an Authorization header; the preview event is the page's.
  */
 export async function servePreviewContent(ctx: Ctx, versionId: number, token: string, req: Request): Promise<Response> {
-  const { file, version, originals } = await getPreviewAccessOrThrow(ctx, versionId, token);
-  if (!originals || new URL(req.url).searchParams.has("page")) return serveRendition(file, version, pageOf(req));
+  const { file, version: original, originals } = await getPreviewAccessOrThrow(ctx, versionId, token);
+  const kind = contentKind(original.mime, file.name);
+  if (!originals || kind === "office" || new URL(req.url).searchParams.has("page")) return serveRendition(file, original, pageOf(req));
+  // A video browsers cannot play is shown through the web-playable copy its previews job made.
+  const rendition = kind === "video" ? await findRendition(ctx.db, original) : null;
+  const version = rendition ? { ...original, blobId: rendition.blobId, size: rendition.size, mime: rendition.mime } : original;
   if (!version.blobId) throw new AppError("not_found", "The content of this file is missing");
   const size = version.size;
   const range = parseRange(req.headers.get("range"), size);

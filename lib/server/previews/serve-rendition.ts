@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import type { DbOrTx } from "@/db";
+import { getDb, type DbOrTx } from "@/db";
 import { versionPreviews, type FileRow, type FileVersion } from "@/db/schema";
 import { getBlobStore } from "@/lib/storage";
 import { AppError } from "../errors";
+import { findRendition } from "./find-rendition";
 import { contentKind } from "./formats";
 import { renderPage, withPdf } from "./pdf-document";
 
@@ -35,8 +36,11 @@ export async function serveRendition(file: FileRow, version: FileVersion, page: 
     const webp = await renderImage(version.blobId, version.size);
     return new Response(new Uint8Array(webp), { headers: { ...HEADERS, "Content-Type": "image/webp", "Content-Length": String(webp.length) } });
   }
-  if (kind === "pdf") {
-    const png = await withPdf(version.blobId, version.size, async (doc) => {
+  if (kind === "pdf" || kind === "office") {
+    // An office document is paged through the PDF LibreOffice made of it (previews job).
+    const pdf = kind === "pdf" ? { blobId: version.blobId, size: version.size } : await findRendition(await getDb(), version);
+    if (!pdf) throw new AppError("not_found", "The preview of this document is not ready, or could not be made");
+    const png = await withPdf(pdf.blobId, pdf.size, async (doc) => {
       if (page > doc.numPages) throw new AppError("not_found", `This document has ${doc.numPages} page(s)`);
       return renderPage(doc, page, RENDITION_SIDE);
     }).catch((error: unknown) => {

@@ -1,19 +1,22 @@
 import { inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { versionPreviews } from "@/db/schema";
+import { fileTypeOf } from "./file-type";
 import { contentKind, FILE_TYPE } from "./formats";
 import { thumbTokenSigner } from "./thumb-token";
 
-export type ThumbnailFields = { thumb_token: string; file_type: string };
+export type ThumbnailFields = { thumb_token?: string; file_type?: string };
 type Shown = { versionId: number; mime: string | null; name: string };
 
 /** The formats whose thumbnail the jobs make here (no ffmpeg: no video thumbnails). */
 const EXPECTED = new Set(["image", "document"]);
 
 /**
- * The full File's `thumb_token` and `file_type`, in one query: for the versions whose thumbnail
- * exists, and for those whose thumbnail is being made when their format will get one (a client
- * may show it at once: /mixer waits for it). Other versions get neither field.
+ * The full File's `thumb_token` and `file_type`, in one query. `file_type` comes from the one
+ * classifier (file-type.ts), like every other answer that names it, whatever the thumbnail's
+ * state. `thumb_token` is given for the versions whose thumbnail exists, and for those whose
+ * thumbnail is being made when their format will get one (a client may show it at once: /mixer
+ * waits for it).
  */
 export async function loadThumbnails(db: DbOrTx, userId: number, versions: Shown[]): Promise<Map<number, ThumbnailFields>> {
   if (versions.length === 0) return new Map();
@@ -27,10 +30,13 @@ export async function loadThumbnails(db: DbOrTx, userId: number, versions: Shown
   for (const { versionId, mime, name } of versions) {
     const preview = states.get(versionId);
     const inProgress = preview?.state === "pending" || preview?.state === "preparing";
-    const fileType = preview?.state === "available" ? preview.fileType : inProgress ? FILE_TYPE[contentKind(mime, name)] : undefined;
-    if (fileType && (preview?.state === "available" || EXPECTED.has(fileType))) {
-      fields.set(versionId, { thumb_token: sign({ versionId, userId }), file_type: fileType });
-    }
+    const thumbnailType = FILE_TYPE[contentKind(mime, name)];
+    const hasThumbnail = preview?.state === "available" || (inProgress && thumbnailType !== undefined && EXPECTED.has(thumbnailType));
+    const fileType = fileTypeOf(mime, name);
+    const found: ThumbnailFields = {};
+    if (fileType) found.file_type = fileType;
+    if (hasThumbnail) found.thumb_token = sign({ versionId, userId });
+    if (found.file_type || found.thumb_token) fields.set(versionId, found);
   }
   return fields;
 }

@@ -1,4 +1,5 @@
-import { shareRoots, shares } from "@/db/schema";
+import { inArray } from "drizzle-orm";
+import { files, shareRoots, shares } from "@/db/schema";
 import type { CreateShareInput, ShareResponse } from "@/lib/contracts/shares";
 import { writeLog } from "../audit/write-log";
 import { getPlatformConfig } from "../config/platform-config";
@@ -37,10 +38,17 @@ export async function createShare(ctx: AuthedCtx, input: CreateShareInput, base:
       })
       .returning();
     await tx.insert(shareRoots).values(roots.map((r) => ({ shareId: share.id, entityType: r.entityType, objectId: r.objectId })));
+    // A file's timeline lists its events by version: the share belongs to the version current now
+    // (without one, type 2 never reached the timeline and total_dlinks stayed 0).
+    const fileIds = roots.filter((r) => r.entityType === 1).map((r) => r.objectId);
+    const current = new Map(
+      fileIds.length ? (await tx.select({ id: files.id, versionId: files.currentVersionId }).from(files).where(inArray(files.id, fileIds))).map((f) => [f.id, f.versionId]) : [],
+    );
     for (const root of roots) {
       await recordEvent(tx, ctx.request, {
         targetType: root.entityType === 0 ? "folder" : "file",
         targetId: root.objectId,
+        versionId: root.entityType === 1 ? (current.get(root.objectId) ?? undefined) : undefined,
         type: root.entityType === 0 ? FOLDER_EVENT.sharedByLink : FILE_EVENT.linkShare,
         actorId: user.id,
         data: { share_id: share.id },

@@ -9,6 +9,7 @@ import { idArray } from "../folders/id-array";
 import { loadFolderStats, type FolderStats } from "../folders/folder-stats";
 import { loadLocks, serializeLock } from "../locks/serialize-lock";
 import { resolveRights } from "../rights/resolve-rights";
+import { fileTypeOf } from "../previews/file-type";
 import { loadOwnerNames } from "../users/owner-names";
 import { shareCans } from "./share-flags";
 
@@ -213,7 +214,7 @@ export function shareItemsJson(share: Pick<ShareRow, "id" | "flags">, items: Sha
       guid: file.guid,
       name: file.name,
       extension: extensionOf(file.name),
-      file_type: fileTypeOf(version.mime),
+      file_type: fileTypeOf(version.mime, file.name),
       mime: version.mime,
       lock: lock ? serializeLock(file, lock, 0, names.get(lock.ownerId) ?? "") : null,
       size: version.size,
@@ -229,12 +230,3 @@ const extensionOf = (name: string) => {
   const dot = name.lastIndexOf(".");
   return dot > 0 ? name.slice(dot + 1).toLowerCase() : "";
 };
-
-/** What kind of viewer a file needs: image, video, audio, pdf or document. */
-export function fileTypeOf(mime: string): string {
-  if (mime.startsWith("image/")) return "image";
-  if (mime.startsWith("video/")) return "video";
-  if (mime.startsWith("audio/")) return "audio";
-  if (mime === "application/pdf") return "pdf";
-  return "document";
-}

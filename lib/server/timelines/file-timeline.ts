@@ -5,6 +5,7 @@ import { FILE_EVENT } from "../events/record-event";
 import { getFileOrThrow } from "../files/get-file";
 import { presentFiles } from "../files/present-files";
 import type { Mode } from "../http/mode";
+import { describeLinkShares } from "./link-share-events";
 import { eventsOfVersions, loadEvents, presentEvents } from "./load-events";
 import { aggregateDownloads, nestReplies } from "./shape-events";
 
@@ -26,6 +27,7 @@ export async function readFileTimeline(ctx: AuthedCtx, versionId: number, mode: 
     loadEvents(ctx.db, "file", file.id, eventsOfVersions(versions.map((v) => v.id))),
   ]);
   const presented = await presentEvents(ctx.db, rows);
+  await describeLinkShares(ctx.db, file.id, presented);
   const topLevel = nestReplies(rows.map((row, i) => ({ row, event: presented[i] })));
   return records.map((record) => {
     const count = (type: number) => rows.filter((row) => row.versionId === record.id && row.type === type).length;

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, files, folders, trashItems, type TrashItem } from "@/db/schema";
 import { enqueueJob } from "../jobs/enqueue";
@@ -11,6 +11,7 @@ import { refreshCurrentVersion } from "./send-to-trash";
 export async function purgeTrashItem(db: DbOrTx, item: TrashItem): Promise<void> {
   if (item.folderId !== null) {
     await db.delete(files).where(eq(files.trashId, item.id));
+    await rehomeArchivedFiles(db, sql`f.trash_id = ${item.id}`);
     // Children first is not needed: folders reference parents by id only, without a foreign key.
     await db.delete(folders).where(eq(folders.trashId, item.id));
   } else if (item.fileId !== null && item.versionIds?.length) {
@@ -23,15 +24,38 @@ export async function purgeTrashItem(db: DbOrTx, item: TrashItem): Promise<void>
   await scheduleBlobCollection(db);
 }
 
-/** Deletes a live folder and its subtree for good (delete with trash=0). */
+/**
+ * Deletes a live folder and its subtree for good (delete with trash=0). What was archived from it
+ * stays in its archive (archive_items): it comes back, to its owner's private space, on restore.
+ */
 export async function purgeFolderTree(db: DbOrTx, folderId: number): Promise<void> {
-  const subtree = sql`(${folders.id} = ${folderId} OR ${folders.path} @> ARRAY[${folderId}::int])`;
-  const subtreeFiles = db.select({ id: files.id }).from(files).where(inArray(files.folderId, db.select({ id: folders.id }).from(folders).where(subtree)));
+  const notArchived = (type: "file" | "folder", id: typeof files.id | typeof folders.id) =>
+    sql`${id} NOT IN (SELECT item_id FROM archive_items WHERE item_type = ${type})`;
+  const subtree = sql`(${folders.id} = ${folderId} OR ${folders.path} @> ARRAY[${folderId}::int]) AND ${notArchived("folder", folders.id)}`;
+  const subtreeFiles = db
+    .select({ id: files.id })
+    .from(files)
+    .where(and(inArray(files.folderId, db.select({ id: folders.id }).from(folders).where(subtree)), notArchived("file", files.id)));
   await db.delete(trashItems).where(inArray(trashItems.fileId, subtreeFiles));
-  await db.delete(files).where(inArray(files.folderId, db.select({ id: folders.id }).from(folders).where(subtree)));
+  await db.delete(files).where(inArray(files.id, subtreeFiles));
   await db.delete(trashItems).where(inArray(trashItems.folderId, db.select({ id: folders.id }).from(folders).where(subtree)));
+  await rehomeArchivedFiles(db, sql`(f.id = ${folderId} OR f.path @> ARRAY[${folderId}::int]) AND f.id NOT IN (SELECT item_id FROM archive_items WHERE item_type = 'folder')`);
   await db.delete(folders).where(subtree);
   await scheduleBlobCollection(db);
+}
+
+/**
+ * An archived file of a folder deleted for good waits in its archive's owner's private space
+ * (where it would be restored anyway): its row must not hold the folder back (files.folder_id).
+ * `folderCondition` picks the folders going, on alias `f`.
+ */
+async function rehomeArchivedFiles(db: DbOrTx, folderCondition: SQL) {
+  await db.execute(sql`
+    UPDATE files x SET folder_id = (
+      SELECT u.private_root_id FROM archive_items i JOIN archives a ON a.id = i.archive_id JOIN users u ON u.id = a.owner_id
+      WHERE i.item_type = 'file' AND i.item_id = x.id LIMIT 1)
+    WHERE x.folder_id IN (SELECT f.id FROM folders f WHERE ${folderCondition})
+      AND x.id IN (SELECT item_id FROM archive_items WHERE item_type = 'file')`);
 }
 
 /** Deletes versions (or a whole file when `versionIds` is null) for good. */

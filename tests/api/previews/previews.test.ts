@@ -107,8 +107,18 @@ describe("preview jobs", () => {
     expect(await previewRow(notes.id)).toMatchObject({ state: "none", fileType: null });
     expectError(await state(owner.token, notes.id), 415, "unsupported_media_type");
 
+    // Without ffmpeg (the converters' paths are settings; office-video.test.ts covers the machine that has it).
     const { version: movie } = await uploadBytes(owner, folder.id, "clip.mp4", fakeMp4(), "video/mp4");
-    await makePreview(db, movie.id);
+    const saved = { ffmpeg: process.env.PREVIEW_FFMPEG, ffprobe: process.env.PREVIEW_FFPROBE };
+    process.env.PREVIEW_FFMPEG = process.env.PREVIEW_FFPROBE = "/nonexistent/ffmpeg";
+    try {
+      await makePreview(db, movie.id);
+    } finally {
+      for (const [key, value] of [["PREVIEW_FFMPEG", saved.ffmpeg], ["PREVIEW_FFPROBE", saved.ffprobe]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
     expect(await previewRow(movie.id)).toMatchObject({ state: "none", error: expect.stringMatching(/ffmpeg/) });
     const unsupported = await thumbnail(owner.token, movie.id);
     expect(unsupported.status).toBe(415);

@@ -193,9 +193,9 @@ describe("link-share tokens and GET /file/download", () => {
     expect((await zipOf(share.key, `?access_token=${access}`)).status).toBe(200);
   });
 
-  it("answers 404 template_not_found for file templates, after authentication", async () => {
+  it("answers 404 template_not_found for an unknown file template, after authentication", async () => {
     const user = await createTestUser();
-    expectError(await call(templateTokenRoute.POST, { method: "POST", token: user.token, params: { id: "1", type: "preview" } }), 404, "template_not_found");
+    expectError(await call(templateTokenRoute.POST, { method: "POST", token: user.token, params: { id: "2000000000", type: "preview" } }), 404, "template_not_found");
     await expectAuthRequired(templateTokenRoute.POST, { method: "POST", params: { id: "1", type: "preview" } });
   });
 });

@@ -1,11 +1,12 @@
 import { templateTokenParams } from "@/lib/contracts/shares";
+import { templateTokenType } from "@/lib/contracts/templates";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
-import { createTemplateToken } from "@/lib/server/shares/template-token";
+import { createTemplateToken } from "@/lib/server/templates/template-token";
 
 export const runtime = "nodejs";
 
-// POST /api/token/template/(id)/(type): token for a file template (templates do not exist yet: 404)
-export const POST = route({ params: templateTokenParams }, ({ ctx, params }) => createTemplateToken(ctx, params.id));
+// POST /api/token/template/(id)/(type): a 15-minute token (preview or download) for a template's content
+export const POST = route({ params: templateTokenParams }, ({ ctx, params }) => createTemplateToken(ctx, params.id, templateTokenType.parse(params.type)));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -1,0 +1,15 @@
+import { createWriteStream } from "node:fs";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { getBlobStore } from "@/lib/storage";
+
+/** A converter's input: the blob bound read-only at /work/<name> when the store keeps it on disk, else copied there. */
+export async function inputFor(blobId: string, fileName: string, workDir: string): Promise<{ path: string; binds: { source: string; target: string }[] }> {
+  const extension = /\.([A-Za-z0-9]{1,8})$/.exec(fileName)?.[1]?.toLowerCase() ?? "bin";
+  const name = `input.${extension}`;
+  const store = getBlobStore();
+  const onDisk = store.localPath(blobId);
+  if (onDisk) return { path: `/work/${name}`, binds: [{ source: onDisk, target: `/work/${name}` }] };
+  await pipeline(await store.read(blobId), createWriteStream(path.join(workDir, name)));
+  return { path: `/work/${name}`, binds: [] };
+}

@@ -1,0 +1,126 @@
+import { spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+/** The tools the previews jobs call, where they are looked for (PREVIEW_* variables override them). */
+export const TOOLS = {
+  LibreOffice: () => process.env.PREVIEW_SOFFICE ?? "/usr/bin/soffice",
+  ffmpeg: () => process.env.PREVIEW_FFMPEG ?? "/usr/bin/ffmpeg",
+  ffprobe: () => process.env.PREVIEW_FFPROBE ?? "/usr/bin/ffprobe",
+  bubblewrap: () => process.env.PREVIEW_BWRAP ?? "/usr/bin/bwrap",
+} as const;
+export type ToolName = keyof typeof TOOLS;
+
+/** Debian's package of each tool, for the message saying what to install. */
+const PACKAGES: Record<ToolName, string> = {
+  LibreOffice: "libreoffice-core libreoffice-writer libreoffice-calc libreoffice-impress",
+  ffmpeg: "ffmpeg",
+  ffprobe: "ffmpeg",
+  bubblewrap: "bubblewrap",
+};
+
+/** A tool is missing: the preview's state says which (api.md's `none`/`failed` with the reason). */
+export class MissingTool extends Error {
+  constructor(readonly tool: ToolName) {
+    super(`${tool} is not installed on the server (Debian: apt-get install ${PACKAGES[tool]})`);
+  }
+}
+
+export const isInstalled = (tool: ToolName) => {
+  try {
+    accessSync(TOOLS[tool](), constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export type SandboxLimits = {
+  /** Killed past this (PREVIEW_TIMEOUT_MS scales every limit's default). */
+  timeoutMs: number;
+  /** No file it writes may grow past this (RLIMIT_FSIZE). */
+  maxOutputBytes: number;
+};
+
+/** The default time a conversion may take; PREVIEW_TIMEOUT_MS sets it. */
+export const defaultTimeoutMs = (fallback: number) => Number(process.env.PREVIEW_TIMEOUT_MS ?? fallback);
+
+/**
+ * Runs a converter on files of a work folder of its own, in a bubblewrap sandbox: no network
+ * (its own, empty network namespace), no view of the filesystem but the system's programs and
+ * settings (read-only), an empty /tmp and the work folder (at /work, its only writable place),
+ * so it never sees the data folder beyond the input it was given (bound read-only); other namespaces (processes,
+ * IPC, users) of its own, a new session, and death with its parent. Bounded in time (the whole
+ * process group is killed) and in the size of what it writes. Resolves with its output, or
+ * rejects saying why it stopped.
+ */
+export async function runSandboxed(tool: ToolName, args: string[], workDir: string, limits: SandboxLimits, inputs: { source: string; target: string }[] = []): Promise<string> {
+  if (!isInstalled("bubblewrap")) throw new MissingTool("bubblewrap");
+  if (!isInstalled(tool)) throw new MissingTool(tool);
+  const sandbox = [
+    "--unshare-all",
+    "--die-with-parent",
+    "--new-session",
+    "--ro-bind", "/usr", "/usr",
+    "--ro-bind", "/etc", "/etc",
+    "--symlink", "usr/lib", "/lib",
+    "--symlink", "usr/lib64", "/lib64",
+    "--symlink", "usr/bin", "/bin",
+    "--symlink", "usr/sbin", "/sbin",
+    "--proc", "/proc",
+    "--dev", "/dev",
+    "--tmpfs", "/tmp",
+    "--bind", workDir, "/work",
+    // The input itself, read-only, where the store keeps it on disk (no copy of a large video).
+    ...inputs.flatMap((input) => ["--ro-bind", input.source, input.target]),
+    "--chdir", "/work",
+    "--clearenv",
+    "--setenv", "HOME", "/work",
+    "--setenv", "PATH", "/usr/bin:/bin",
+    "--setenv", "LANG", "C.UTF-8",
+    "--",
+    "/usr/bin/prlimit", `--fsize=${Math.max(1, Math.floor(limits.maxOutputBytes))}`, "--",
+    TOOLS[tool](),
+    ...args,
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(TOOLS.bubblewrap(), sandbox, { stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let output = "";
+    const keep = (chunk: Buffer) => {
+      if (output.length < 20_000) output += chunk.toString();
+    };
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {}
+    }, limits.timeoutMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (timedOut) return reject(new Error(`${tool} took longer than ${Math.round(limits.timeoutMs / 1000)} s and was stopped`));
+      if (code === 0) return resolve(output);
+      const tooLarge = signal === "SIGXFSZ" || code === 153 || /File size limit exceeded/i.test(output);
+      if (tooLarge) return reject(new Error(`${tool} wrote more than ${limits.maxOutputBytes} bytes and was stopped`));
+      reject(new Error(`${tool} failed (${signal ?? `exit ${code}`}): ${output.trim().split("\n").slice(-3).join(" ").slice(0, 300)}`));
+    });
+  });
+}
+
+/** A work folder for one conversion, outside the data folder, removed whatever happens. */
+export async function withWorkDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await fs.mkdtemp(path.join(process.env.PREVIEW_WORK_DIR ?? os.tmpdir(), "coffre-convert-"));
+  try {
+    return await fn(dir);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
