@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { formatDate } from "@/components/file-browser/format";
 import { PageHeader } from "@/components/page-header";
 import { CopyField } from "@/components/sharing/copy-field";
@@ -49,6 +49,12 @@ function RequestView({ request }: { request: SignatureResponse }) {
   const t = useT();
   const locale = htmlLang(useLanguage());
   const activities = useQuery({ ...signatureActivitiesQuery(request.id), refetchInterval: request.status === "ongoing" ? POLL_MS : false });
+  // Polling stops with the request: read the history once more when its status moves, so the
+  // last signature and the completion are listed (they land between two polls).
+  const { refetch: refetchActivities } = activities;
+  useEffect(() => {
+    void refetchActivities();
+  }, [request.status, refetchActivities]);
   const remind = useRemind(request.id);
   const cancel = useCancelSignature(request.id);
   const [status, setStatus] = useState<Status>(null);
