@@ -48,9 +48,11 @@ export function s3SettingsFromEnv(env: Record<string, string | undefined> = proc
 
 /** Objects are named `blobs/<id>`: the bucket may hold other things (the archive tier, later). */
 const PREFIX = "blobs/";
-/** Parts of a multipart write: at most QUEUE parts are buffered or in flight per write. */
-const PART_BYTES = 8 * 1024 * 1024;
+/** Parts of a multipart write (the smallest S3 allows): at most QUEUE in flight per write, plus the one being gathered (~35 MiB of buffers measured). */
+const PART_BYTES = 5 * 1024 * 1024;
 const QUEUE = 2;
+/** S3 allows 10,000 parts: content announced as larger gets larger parts (some margin left). */
+const partBytesFor = (expectedBytes?: number) => Math.max(PART_BYTES, Math.ceil((expectedBytes ?? 0) / 9000 / (1 << 20)) * (1 << 20));
 const ID = /^[0-9a-f-]{36}$/;
 
 /**
@@ -125,7 +127,7 @@ export class S3BlobStore implements BlobStore {
         else done(null, chunk);
       },
     });
-    const upload = this.upload(id, meter);
+    const upload = this.upload(id, meter, undefined, options.expectedBytes);
     const feeding = pipeline(source, meter, { signal: options.signal }).catch((error: unknown) => {
       failure ??= error;
       void upload.abort();
@@ -163,11 +165,11 @@ export class S3BlobStore implements BlobStore {
     return blob;
   }
 
-  private upload(id: string, body: Readable, contentLength?: number): Upload {
+  private upload(id: string, body: Readable, contentLength?: number, expectedBytes = contentLength): Upload {
     return new Upload({
       client: this.client,
       params: { Bucket: this.bucket, Key: this.key(id), Body: body, ContentType: "application/octet-stream", ContentLength: contentLength },
-      partSize: PART_BYTES,
+      partSize: partBytesFor(expectedBytes),
       queueSize: QUEUE,
     });
   }

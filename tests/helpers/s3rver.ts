@@ -39,7 +39,7 @@ export async function startS3rver(bucket = "coffre-test"): Promise<S3rverHandle>
     bucket,
     directory,
     stop: async () => {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
         child.kill();
         await exited;
