@@ -156,7 +156,14 @@ export class S3BlobStore implements BlobStore {
     if (known.md5 && known.size !== undefined) {
       if (known.size !== size) throw new Error(`Work file ${file} holds ${size} bytes, ${known.size} expected`);
       const id = randomUUID();
-      await this.upload(id, createReadStream(file, { highWaterMark: 1 << 20 }), size).done();
+      const body = createReadStream(file, { highWaterMark: 1 << 20 });
+      try {
+        await this.upload(id, body, size).done();
+      } catch (error) {
+        body.destroy();
+        await this.delete(id).catch(() => {});
+        throw storageError(error);
+      }
       blob = { id, size, md5: known.md5 };
     } else {
       blob = await this.put(createReadStream(file, { highWaterMark: 1 << 20 }), { expectedBytes: size });
