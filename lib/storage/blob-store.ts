@@ -33,4 +33,6 @@ export interface BlobStore {
   /** Free bytes where blobs are written, or null when unknown. */
   freeBytes(): Promise<number | null>;
   ping(): Promise<void>;
+  /** Writes begun before `before` and never finished that the store itself keeps (S3 multipart uploads), aborted; how many. */
+  abortAbandonedWrites?(before: Date): Promise<number>;
 }

@@ -2,15 +2,20 @@ import path from "node:path";
 import { dataDir } from "@/db";
 import type { BlobStore } from "./blob-store";
 import { LocalBlobStore } from "./local-store";
+import { S3BlobStore, s3SettingsFromEnv } from "./s3-store";
 
 const store = globalThis as unknown as { __coffreBlobs?: BlobStore };
 
-/** The configured blob store (STORAGE=fs, the default, under DATA_DIR/blobs). */
+/**
+ * The configured blob store: STORAGE=fs (the default, under DATA_DIR/blobs) or STORAGE=s3 (the
+ * S3_* variables; work files of chunked and tus uploads under DATA_DIR/tmp).
+ */
 export function getBlobStore(): BlobStore {
   if (!store.__coffreBlobs) {
-    const kind = process.env.STORAGE ?? "fs";
-    if (kind !== "fs") throw new Error(`STORAGE=${kind} is not supported yet; use fs`);
-    store.__coffreBlobs = new LocalBlobStore(path.join(dataDir(), "blobs"));
+    const kind = process.env.STORAGE || "fs";
+    if (kind === "fs") store.__coffreBlobs = new LocalBlobStore(path.join(dataDir(), "blobs"));
+    else if (kind === "s3") store.__coffreBlobs = new S3BlobStore(s3SettingsFromEnv(), path.join(dataDir(), "tmp"));
+    else throw new Error(`STORAGE=${kind} is not supported; use fs or s3`);
   }
   return store.__coffreBlobs;
 }

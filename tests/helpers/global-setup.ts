@@ -7,14 +7,17 @@ const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.
 declare module "vitest" {
   export interface ProvidedContext {
     databaseUrl: string;
+    /** With TEST_S3=1: the s3rver every test file keeps its blobs on (a bucket of its own each). */
+    s3Endpoint: string;
   }
 }
 
 /** Creates a throwaway database for the run, migrated once, and drops it at the end. */
 export default async function setup(project: TestProject) {
+  const stopS3 = await startTestS3(project);
   if (process.env.TEST_DB === "pglite") {
     project.provide("databaseUrl", "");
-    return;
+    return stopS3;
   }
   const name = `coffre_test_${randomBytes(4).toString("hex")}`;
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
@@ -29,5 +32,18 @@ export default async function setup(project: TestProject) {
   return async () => {
     await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
+    await stopS3?.();
   };
+}
+
+/** `STORAGE=s3 TEST_S3=1`: the whole suite on a real s3rver, started here for the run. */
+async function startTestS3(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  if (process.env.TEST_S3 !== "1") {
+    project.provide("s3Endpoint", "");
+    return undefined;
+  }
+  const { startS3rver } = await import("./s3rver");
+  const server = await startS3rver();
+  project.provide("s3Endpoint", server.endpoint);
+  return () => server.stop();
 }

@@ -96,6 +96,8 @@ async function collectOrphanFiles(db: Db, graceMs: number): Promise<number> {
     if (batch.length >= BATCH) await sweep();
   }
   if (batch.length > 0) await sweep();
+  // Writes the store began and nobody finished (S3 multipart uploads of a killed process).
+  if (store.abortAbandonedWrites) total += await store.abortAbandonedWrites(new Date(cutoff));
   return total;
 }
 
