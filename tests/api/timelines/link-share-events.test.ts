@@ -87,7 +87,7 @@ describe("link-share events (type 2) on the file timeline", () => {
     await uploadText(owner, folder.id, "old.txt", "v2");
     expect((await timeline(owner.token, first.version.id)).body[1].total_dlinks).toBe(0);
     const fs = await import("node:fs/promises");
-    const fix = await fs.readFile(new URL("../../../db/migrations/0013_link_share_event_versions.sql", import.meta.url), "utf8");
+    const fix = await fs.readFile(new URL("../../../db/migrations/0019_link_share_event_versions.sql", import.meta.url), "utf8");
     await db.execute(sql.raw(fix));
     const after = (await timeline(owner.token, first.version.id)).body;
     expect(after.map((v: { total_dlinks: number }) => v.total_dlinks)).toEqual([0, 1]);
