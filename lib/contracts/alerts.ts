@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateInput, flag, id, principalId } from "@/lib/server/http/schemas";
+import { dateInput, flag, id, principalId } from "@/lib/contracts/common";
 
 export const alertParams = z.object({ alertId: id });
 export const alertsListParams = z.object({ folderId: id });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, paging } from "@/lib/server/http/schemas";
+import { id, paging } from "@/lib/contracts/common";
 
 export const targetType = z.enum(["file", "folder"]);
 export type TargetType = z.infer<typeof targetType>;

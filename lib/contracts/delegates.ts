@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, paging, principalId } from "@/lib/server/http/schemas";
+import { id, paging, principalId } from "@/lib/contracts/common";
 
 export const delegateParams = z.object({ delegateId: id });
 export const groupDelegatesParams = z.object({ groupId: principalId });

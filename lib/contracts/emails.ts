@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, paging } from "@/lib/server/http/schemas";
+import { id, paging } from "@/lib/contracts/common";
 
 /** The contract's Email types: the internal default, custom alert templates, and the outbox. */
 export const EMAIL_TYPES = ["EM_TE_DEFAUT", "EM_TE_ALERT", "EM_TE_SENDED", "EM_TE_TOSEND"] as const;

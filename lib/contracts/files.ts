@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, id, paging } from "@/lib/server/http/schemas";
+import { flag, id, paging } from "@/lib/contracts/common";
 import { lockResponse } from "./locks";
 import { fileWorkflowResponse } from "./workflows";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateInput, flag, id } from "@/lib/server/http/schemas";
+import { dateInput, flag, id } from "@/lib/contracts/common";
 import { fileResponse, type FileResponse } from "./files";
 import { tagIdList } from "./tags";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, paging, principalId } from "@/lib/server/http/schemas";
+import { flag, paging, principalId } from "@/lib/contracts/common";
 import { principalRef, userResponse } from "./users";
 
 export const groupLogin = z

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id } from "@/lib/server/http/schemas";
+import { id } from "@/lib/contracts/common";
 
 /**
  * Identity providers (the contract's Identity provider). The wire form uses the contract's own

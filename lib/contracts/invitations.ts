@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { login } from "@/lib/contracts/users";
-import { dateInput, id, paging } from "@/lib/server/http/schemas";
+import { dateInput, id, paging } from "@/lib/contracts/common";
 
 /** The contract's mask: 1 read, 2 download, 4 write, 8 edit, 16 delete, 32 share; an invitation grants something. */
 export const rightsMask = z.number().int().min(1).max(63);

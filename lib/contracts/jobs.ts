@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, paging } from "@/lib/server/http/schemas";
+import { id, paging } from "@/lib/contracts/common";
 
 export const JOB_STATUSES = ["pending", "running", "failed", "done"] as const;
 export const jobStatus = z.enum(JOB_STATUSES);

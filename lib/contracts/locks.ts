@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, id, paging } from "@/lib/server/http/schemas";
+import { flag, id, paging } from "@/lib/contracts/common";
 
 export const lockParams = z.object({ fileId: id });
 /** GET /locks and GET /locks/(folderId): the folder is optional. */

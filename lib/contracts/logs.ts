@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateInput, id, paging } from "@/lib/server/http/schemas";
+import { dateInput, id, paging } from "@/lib/contracts/common";
 
 /** `user_id` of entries written by an unauthenticated caller (the contract's guest account). */
 export const GUEST_USER_ID = "0";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SCOPES } from "@/lib/server/auth/scopes";
-import { paging } from "@/lib/server/http/schemas";
+import { paging } from "@/lib/contracts/common";
 
 /** Application kinds: the bit of the connection option oauth_blocked that blocks the application (1, 2, 4). */
 export const OAUTH2_KINDS = ["web", "mobile", "mail_connector"] as const;

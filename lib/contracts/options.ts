@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { principalId } from "@/lib/server/http/schemas";
+import { principalId } from "@/lib/contracts/common";
 
 export const optionParams = z.object({ targetId: principalId });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, id } from "@/lib/server/http/schemas";
+import { flag, id } from "@/lib/contracts/common";
 
 export const previewParams = z.object({ fileId: id });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, id, principalId } from "@/lib/server/http/schemas";
+import { flag, id, principalId } from "@/lib/contracts/common";
 
 export const rightParams = z.object({ rightId: id });
 export const rightsListParams = z.object({ folderId: id });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateInput, id, paging } from "@/lib/server/http/schemas";
+import { dateInput, id, paging } from "@/lib/contracts/common";
 import { linkKey, linkPassword, linkPhone } from "./links";
 
 export const shareParams = z.object({ shareId: id });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateInput, flag, id, paging } from "@/lib/server/http/schemas";
+import { dateInput, flag, id, paging } from "@/lib/contracts/common";
 
 /**
  * Signature requests (api.md, "Signature requests"; the contract's Signature request / actor /

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id } from "@/lib/server/http/schemas";
+import { id } from "@/lib/contracts/common";
 
 /** Single sign-on with the identity providers of type `oidc` and `saml2` (lib/server/sso). */
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, id, paging } from "@/lib/server/http/schemas";
+import { flag, id, paging } from "@/lib/contracts/common";
 
 export const tagElementType = z.enum(["file", "folder"]);
 export type TagElementType = z.infer<typeof tagElementType>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, id, paging } from "@/lib/server/http/schemas";
+import { flag, id, paging } from "@/lib/contracts/common";
 
 /** An id sent in a JSON body: number or numeric string. */
 const bodyId = z.union([z.number(), z.string()]).pipe(z.coerce.number<string | number>().int().positive().max(2_147_483_647));

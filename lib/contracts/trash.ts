@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, principalId } from "@/lib/server/http/schemas";
+import { id, principalId } from "@/lib/contracts/common";
 
 export const trashParams = z.object({ trashId: id });
 

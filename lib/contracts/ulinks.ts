@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateInput, flag, id, paging } from "@/lib/server/http/schemas";
+import { dateInput, flag, id, paging } from "@/lib/contracts/common";
 import { linkKey, linkPassword, linkPhone } from "./links";
 
 /** Drop-link flags: 4 = deposit receipt mailed to the owner. 16 and 32 mirror a password and a phone. */

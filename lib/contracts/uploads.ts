@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, id } from "@/lib/server/http/schemas";
+import { flag, id } from "@/lib/contracts/common";
 
 /** Form fields and JSON bodies carry ids as numbers or numeric strings. */
 const formId = z.union([z.number(), z.string().trim()]).pipe(z.coerce.number<string | number>().int().positive().max(2_147_483_647));

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateInput, flag, paging, principalId } from "@/lib/server/http/schemas";
+import { dateInput, flag, paging, principalId } from "@/lib/contracts/common";
 
 export const LANGUAGES = ["auto", "fr", "en", "es", "pt", "cn", "de", "it"] as const;
 export const language = z.enum(LANGUAGES);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, paging, principalId } from "@/lib/server/http/schemas";
+import { id, paging, principalId } from "@/lib/contracts/common";
 
 /**
  * Workflow instances (api.md, "Workflow instances"; the contract's Workflow instance). Flux:

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
-import { paging } from "@/lib/server/http/schemas";
+import { paging } from "@/lib/contracts/common";
 import { listIdentityProviders } from "@/lib/server/identity/list-identity-providers";
 
 export const runtime = "nodejs";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { shareParams } from "@/lib/contracts/shares";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
-import { paging } from "@/lib/server/http/schemas";
+import { paging } from "@/lib/contracts/common";
 import { shareActivity } from "@/lib/server/shares/share-activity";
 
 export const runtime = "nodejs";

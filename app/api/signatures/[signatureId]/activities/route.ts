@@ -2,7 +2,7 @@ import { z } from "zod";
 import { signatureParams } from "@/lib/contracts/signatures";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
-import { paging } from "@/lib/server/http/schemas";
+import { paging } from "@/lib/contracts/common";
 import { appUrl } from "@/lib/server/mail/app-url";
 import { listSignatureActivities } from "@/lib/server/signatures/list-signature-activities";
 

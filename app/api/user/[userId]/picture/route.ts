@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
-import { principalId } from "@/lib/server/http/schemas";
+import { principalId } from "@/lib/contracts/common";
 import { deletePicture } from "@/lib/server/pictures/delete-picture";
 import { readPicture } from "@/lib/server/pictures/read-picture";
 import { updatePicture } from "@/lib/server/pictures/update-picture";
