@@ -2,8 +2,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import type { ZodType } from "zod";
 import { toErrorResponse } from "../errors";
 import { nodeBodySource } from "./body-source";
+import type { LinkKind } from "../links/resolve-link-visitor";
 import { runEndpoint, type Auth, type Endpoint } from "./route";
 
 /** A handler of server.ts's fast paths: the raw request, and the path's named parameters. */
@@ -14,13 +16,15 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, params: Re
  * connection options, CSRF check, zod, the contract's error body) through runEndpoint, with the
  * body handed to the service as a Node stream instead of Next's web stream (issue 12).
  */
-export function nodeRoute<A extends Auth, P, Q, B>(operation: Endpoint<A, P, Q, B>): NodeHandler {
+export function nodeRoute<A extends Auth, P extends ZodType | undefined, Q extends ZodType | undefined, B extends ZodType | undefined, K extends LinkKind>(
+  operation: Endpoint<A, P, Q, B, K>,
+): NodeHandler {
   return async (req, res, params) => {
     const request = toWebRequest(req);
     const source = nodeBodySource(req, request.headers);
     let response: Response;
     try {
-      response = await runEndpoint(operation as Parameters<typeof runEndpoint>[0], request, params, source);
+      response = await runEndpoint(operation, request, params, source);
     } finally {
       // Whatever the service left unread is read and thrown away, so the answer arrives whole.
       source.release();

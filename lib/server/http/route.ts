@@ -4,6 +4,7 @@ import { applyAsId, authenticateToken } from "../auth/authenticate";
 import { assertScope } from "../auth/scopes";
 import { readWebSessionToken } from "../auth/web-session";
 import type { Actor, AuthedCtx, Ctx, RequestInfo } from "../context";
+import { resolveLinkVisitor, type LinkKind, type LinkSpec, type VisitOf } from "../links/resolve-link-visitor";
 import { assertSecondFactorEnrolled } from "../mfa/enforce-enrolment";
 import { AppError, toErrorResponse } from "../errors";
 import { neededScope } from "./api-areas";
@@ -11,20 +12,26 @@ import { webBodySource, type BodySource } from "./body-source";
 import { readJson } from "./read-json";
 import { refuseNul } from "./refuse-nul";
 
-export type Auth = "user" | "admin" | "optional" | "none";
+/** "link": a public link's visitor, by the path's `key` and the link's access token (resolve-link-visitor.ts); no account. */
+export type Auth = "user" | "admin" | "optional" | "none" | "link";
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-type Spec<P, Q, B> = {
+type Spec<P, Q, B, K extends LinkKind = LinkKind> = {
   /** Default "user": a valid token or web session is required. */
   auth?: Auth;
   params?: P;
   query?: Q;
   body?: B;
+  /** With auth "link": which kind of link the path's `key` names. */
+  link?: LinkSpec<K>;
 };
 
-type Input<A extends Auth, P, Q, B> = {
-  ctx: A extends "user" | "admin" ? AuthedCtx : Ctx;
+/** The context of a link visitor's operation: the resolved link instead of an actor. */
+export type LinkCtx<K extends LinkKind = LinkKind> = Ctx & { link: VisitOf<K> };
+
+type Input<A extends Auth, P, Q, B, K extends LinkKind = LinkKind> = {
+  ctx: A extends "user" | "admin" ? AuthedCtx : A extends "link" ? LinkCtx<K> : Ctx;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
@@ -34,10 +41,10 @@ type Input<A extends Auth, P, Q, B> = {
   source: BodySource;
 };
 
-type Fn<A extends Auth, P, Q, B> = (input: Input<A, P, Q, B>) => Promise<unknown> | unknown;
+type Fn<A extends Auth, P, Q, B, K extends LinkKind = LinkKind> = (input: Input<A, P, Q, B, K>) => Promise<unknown> | unknown;
 
 /** An operation as both servers mount it: route() under Next, nodeRoute() on the raw request. */
-export type Endpoint<A extends Auth, P, Q, B> = { spec: Spec<P, Q, B> & { auth?: A }; fn: Fn<A, P, Q, B> };
+export type Endpoint<A extends Auth, P, Q, B, K extends LinkKind = LinkKind> = { spec: Spec<P, Q, B, K> & { auth?: A }; fn: Fn<A, P, Q, B, K> };
 
 export type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type Handler = ((req: Request, context: RouteContext) => Promise<Response>) & {
@@ -48,10 +55,10 @@ export type Handler = ((req: Request, context: RouteContext) => Promise<Response
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Names an operation that server.ts also answers on the raw request (see nodeRoute). */
-export function endpoint<A extends Auth = "user", P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
-  spec: Spec<P, Q, B> & { auth?: A },
-  fn: Fn<A, P, Q, B>,
-): Endpoint<A, P, Q, B> {
+export function endpoint<A extends Auth = "user", P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined, K extends LinkKind = LinkKind>(
+  spec: Spec<P, Q, B, K> & { auth?: A },
+  fn: Fn<A, P, Q, B, K>,
+): Endpoint<A, P, Q, B, K> {
   return { spec, fn };
 }
 
@@ -60,9 +67,9 @@ export function endpoint<A extends Auth = "user", P extends Schema | undefined =
  * undefined → 204, a Response → as is, anything else → 200 JSON. Every failure becomes the
  * contract's error body.
  */
-export function route<A extends Auth = "user", P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
-  spec: Spec<P, Q, B> & { auth?: A },
-  fn: Fn<A, P, Q, B>,
+export function route<A extends Auth = "user", P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined, K extends LinkKind = LinkKind>(
+  spec: Spec<P, Q, B, K> & { auth?: A },
+  fn: Fn<A, P, Q, B, K>,
 ): Handler {
   const handler = async (req: Request, context: RouteContext) => {
     const source = webBodySource(req);
@@ -77,8 +84,8 @@ export function route<A extends Auth = "user", P extends Schema | undefined = un
 }
 
 /** The steps every request goes through, whichever server received it. */
-export async function runEndpoint<A extends Auth, P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined>(
-  { spec, fn }: Endpoint<A, P, Q, B>,
+export async function runEndpoint<A extends Auth, P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, K extends LinkKind>(
+  { spec, fn }: Endpoint<A, P, Q, B, K>,
   req: Request,
   rawParams: Record<string, unknown> | undefined,
   source: BodySource,
@@ -96,7 +103,9 @@ export async function runEndpoint<A extends Auth, P extends Schema | undefined, 
     const params = spec.params ? spec.params.parse(rawParams) : undefined;
     const query = spec.query ? spec.query.parse(rawQuery) : undefined;
     const body = spec.body ? spec.body.parse(rawBody) : undefined;
-    const result = await fn({ ctx, params, query, body, req, source } as Input<A, P, Q, B>);
+    // After the input's own checks, so a malformed request is a 400 before the link is looked up, as before.
+    const link = spec.auth === "link" ? await resolveLinkVisitor(db, req, rawParams?.key, spec.link) : undefined;
+    const result = await fn({ ctx: link ? { ...ctx, link } : ctx, params, query, body, req, source } as Input<A, P, Q, B, K>);
     return toResponse(result);
   } catch (error) {
     return toErrorResponse(error);
@@ -113,7 +122,7 @@ export const created = (data: unknown) => Response.json(data, { status: 201 });
 
 /** The caller of a request, as route() sees it; exported for handlers outside route() (tus, pages downloads). */
 export async function authenticate(db: Db, req: Request, auth: Auth): Promise<Actor | null> {
-  if (auth === "none") return null;
+  if (auth === "none" || auth === "link") return null;
   const bearer = bearerToken(req);
   const cookieToken = bearer ? null : await readWebSessionToken(req);
   const token = bearer ?? cookieToken;

@@ -89,7 +89,7 @@ function operation(path: string, method: string, auth: Auth, spec: { params?: un
     responses: {
       ...(raw?.responses ?? { "200": { description: "Success", content: { "application/json": { schema: {} } } }, "204": { description: "Success, no content" } }),
       "400": errorResponse("Invalid request (the details name the fields)"),
-      ...(auth === "none" ? {} : { "401": errorResponse("Missing, unknown or expired token"), "403": errorResponse("Not allowed, or the OAuth2 token lacks the scope") }),
+      ...(auth === "none" ? {} : auth === "link" ? LINK_REFUSALS : { "401": errorResponse("Missing, unknown or expired token"), "403": errorResponse("Not allowed, or the OAuth2 token lacks the scope") }),
       "404": errorResponse("Not found"),
     },
   };
@@ -98,8 +98,14 @@ function operation(path: string, method: string, auth: Auth, spec: { params?: un
   return op;
 }
 
+/** A link's visitor has no account: its `access_token` (Bearer or query) comes from the link's passcheck. */
+const LINK_REFUSALS = {
+  "401": errorResponse("A protected link without a live access_token of its own"),
+  "410": errorResponse("The link has expired or served its single download"),
+};
+
 function securityFor(auth: Auth, scope: string | null) {
-  if (auth === "none") return [];
+  if (auth === "none" || auth === "link") return [];
   const schemes = [{ bearer: [] }, { oauth2: scope ? [scope] : ["all"] }];
   return auth === "optional" ? [{}, ...schemes] : schemes;
 }

@@ -55,10 +55,10 @@ export const RAW_OPERATIONS: RawOperation[] = [
   { path: "/api/file/upload", method: "POST", fromRoute: true, auth: "user", summary: "Upload a file, whole or in chunks (multipart)", requestBody: multipart(), responses: uploadAnswers },
   { path: "/api/file/{fileId}/upload", method: "PUT", fromRoute: true, auth: "user", summary: "Replace a file's content: a new version (multipart)", requestBody: multipart(), responses: uploadAnswers },
   { path: "/api/file/{fileId}/upload", method: "PATCH", fromRoute: true, auth: "user", summary: "Same as PUT", requestBody: multipart(), responses: uploadAnswers },
-  { path: "/api/ulink/key/{key}/upload", method: "POST", fromRoute: true, auth: "none", summary: "Deposit a file through a drop link (multipart; `access_token` when protected)", requestBody: multipart(), responses: uploadAnswers },
+  { path: "/api/ulink/key/{key}/upload", method: "POST", fromRoute: true, auth: "link", summary: "Deposit a file through a drop link (multipart; `access_token` when protected)", requestBody: multipart(), responses: uploadAnswers },
   { path: "/api/file/{fileId}/download", method: "GET", fromRoute: false, auth: "user", summary: "Download a file (query `latest`; header `Range`)", responses: bytes("The file's bytes") },
   { path: "/api/file/download", method: "GET", fromRoute: false, auth: "none", summary: "Download with a file token (`token`; no other authentication)", responses: bytes("The file's bytes") },
-  { path: "/api/zip/share/{key}", method: "GET", fromRoute: false, auth: "none", summary: "A link share as one zip stream (`access_token` when protected)", responses: { "200": { description: "A zip", content: { "application/zip": { schema: binary } } } } },
+  { path: "/api/zip/share/{key}", method: "GET", fromRoute: false, auth: "link", summary: "A link share as one zip stream (`access_token` when protected)", responses: { "200": { description: "A zip", content: { "application/zip": { schema: binary } } } } },
   {
     path: "/api/tus",
     method: "POST",

@@ -8,7 +8,7 @@ import { accountRefusal } from "../auth/account-state";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";
 import { getFileOrThrow } from "../files/get-file";
-import { openShare } from "../shares/public-share";
+import type { ShareVisit } from "../links/resolve-link-visitor";
 import { getSharedFileOrThrow } from "../shares/share-items";
 import { assertShareAllows } from "../shares/share-tokens";
 import { enqueueDerivatives } from "./enqueue-derivatives";
@@ -28,8 +28,8 @@ export type ThumbnailQuery = { state: boolean; token?: string; key?: string };
  * previews (no row) gets its thumbnail queued on the way. A link share's visitor reads the
  * thumbnails of the files it shows (`key`): a small derived image, so preview-only links have them too.
  */
-export async function readThumbnail(ctx: Ctx, versionId: number, query: ThumbnailQuery, req: Request): Promise<Response | { state: string }> {
-  const version = query.key ? await sharedVersion(ctx, versionId, query.key, req) : await readableVersion(ctx, versionId, query.token);
+export async function readThumbnail(ctx: Ctx, versionId: number, query: ThumbnailQuery, visit: ShareVisit | null, ifNoneMatch: string | null): Promise<Response | { state: string }> {
+  const version = visit ? await sharedVersion(ctx, versionId, visit) : await readableVersion(ctx, versionId, query.token);
   let preview = await findPreview(ctx.db, version.id);
   if (!preview) {
     await enqueueDerivatives(ctx.db, version);
@@ -47,7 +47,7 @@ export async function readThumbnail(ctx: Ctx, versionId: number, query: Thumbnai
   if (preview.state !== "available" || !preview.thumbBlobId) {
     throw new AppError("not_found", "No thumbnail could be made from this file", { state: preview.state, reason: preview.error });
   }
-  return streamThumbnail(preview.thumbBlobId, preview.thumbMime ?? "image/webp", req);
+  return streamThumbnail(preview.thumbBlobId, preview.thumbMime ?? "image/webp", ifNoneMatch);
 }
 
 async function readableVersion(ctx: Ctx, versionId: number, token: string | undefined) {
@@ -55,8 +55,7 @@ async function readableVersion(ctx: Ctx, versionId: number, token: string | unde
   return (await getFileOrThrow(ctx.db, user, versionId, "read")).version;
 }
 
-async function sharedVersion(ctx: Ctx, versionId: number, key: string, req: Request) {
-  const share = await openShare(ctx.db, key, req);
+async function sharedVersion(ctx: Ctx, versionId: number, { share }: ShareVisit) {
   await assertShareAllows(ctx.db, share, "preview");
   return (await getSharedFileOrThrow(ctx.db, share, { versionId })).version;
 }
@@ -79,10 +78,10 @@ async function userOfToken(db: DbOrTx, versionId: number, token: string | undefi
 }
 
 /** A new thumbnail is a new blob, so the blob id is a strong ETag. */
-async function streamThumbnail(blobId: string, mime: string, req: Request): Promise<Response> {
+async function streamThumbnail(blobId: string, mime: string, ifNoneMatch: string | null): Promise<Response> {
   const etag = `"${blobId}"`;
   const headers = { "Content-Type": mime, "Cache-Control": "private, max-age=300, must-revalidate", ETag: etag, "X-Content-Type-Options": "nosniff" };
-  if (req.headers.get("if-none-match")?.split(",").some((t) => t.trim().replace(/^W\//, "") === etag)) {
+  if (ifNoneMatch?.split(",").some((t) => t.trim().replace(/^W\//, "") === etag)) {
     return new Response(null, { status: 304, headers });
   }
   const store = getBlobStore();

@@ -2,11 +2,8 @@ import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { shareEmailRecipients, shareEmails } from "@/db/schema";
 
-/** The recipient key of a visit: the `r` query parameter of the personal address a mail gave. */
-export const recipientKeyOf = (req: Request): string | null => new URL(req.url).searchParams.get("r") || null;
-
 /**
- * The email-share recipient a visit of this share came through, for share_accesses.recipient_id;
+ * The email-share recipient (`r`, the personal address a mail gave) a visit of this share came through, for share_accesses.recipient_id;
  * null for a key of another share (or none), so a key cannot be credited to the wrong statistics.
  */
 export async function findVisitRecipient(db: DbOrTx, shareId: number, key: string | null): Promise<number | null> {

@@ -1,7 +1,6 @@
 import type { Ctx } from "../context";
 import { AppError } from "../errors";
-import { linkAccessToken } from "../links/link-access";
-import { openShare } from "../shares/public-share";
+import type { ShareVisit } from "../links/resolve-link-visitor";
 import { loadRootItems } from "../shares/share-items";
 import { assertShareAllows, createShareToken } from "../shares/share-tokens";
 
@@ -11,17 +10,16 @@ import { assertShareAllows, createShareToken } from "../shares/share-tokens";
  * download claimed once, receipts, activity): one file → a link-share download token on
  * GET /file/download; several files → GET /zip/share/(key) with the visitor's access token.
  */
-export async function downloadSharelink(ctx: Ctx, key: string, req: Request, base: string): Promise<Response> {
-  const share = await openShare(ctx.db, key, req);
+export async function downloadSharelink(ctx: Ctx, visit: ShareVisit, base: string): Promise<Response> {
+  const { share, accessToken } = visit;
   const roots = await loadRootItems(ctx.db, share);
   if (roots.folders.length === 0 && roots.files.length === 0) throw new AppError("not_found", "Nothing is left to download through this link");
   if (roots.folders.length === 0 && roots.files.length === 1) {
-    const { token } = await createShareToken(ctx, key, req, { only: true }, "download");
+    const { token } = await createShareToken(ctx, visit, { only: true }, "download");
     return redirect(`${base}/api/file/download?token=${encodeURIComponent(token)}`);
   }
   await assertShareAllows(ctx.db, share, "download");
-  const access = linkAccessToken(req);
-  return redirect(`${base}/api/zip/share/${encodeURIComponent(key)}${access ? `?access_token=${encodeURIComponent(access)}` : ""}`);
+  return redirect(`${base}/api/zip/share/${encodeURIComponent(share.key)}${accessToken ? `?access_token=${encodeURIComponent(accessToken)}` : ""}`);
 }
 
 const redirect = (location: string) => new Response(null, { status: 302, headers: { Location: location, "Cache-Control": "no-store" } });

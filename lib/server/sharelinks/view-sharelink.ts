@@ -1,6 +1,6 @@
 import type { SharelinkResponse } from "@/lib/contracts/sharelinks";
 import type { Ctx } from "../context";
-import { getPublicShareOrThrow } from "../shares/load-share";
+import type { ShareVisit } from "../links/resolve-link-visitor";
 import { viewShare } from "../shares/view-share";
 import { presentSharelink } from "./present-sharelinks";
 
@@ -9,8 +9,7 @@ import { presentSharelink } from "./present-sharelinks";
  * counted when unlocked) answered in the legacy form; a protected link lists no files until its
  * access token is sent.
  */
-export async function viewSharelink(ctx: Ctx, key: string, req: Request, base: string): Promise<SharelinkResponse> {
-  const view = await viewShare(ctx, key, req);
-  const share = await getPublicShareOrThrow(ctx.db, key);
-  return presentSharelink(ctx.db, share, base, { owner: false, unlocked: view.unlocked });
+export async function viewSharelink(ctx: Ctx, visit: ShareVisit, base: string): Promise<SharelinkResponse> {
+  await viewShare(ctx, visit);
+  return presentSharelink(ctx.db, visit.share, base, { owner: false, unlocked: visit.unlocked });
 }

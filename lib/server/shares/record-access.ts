@@ -3,7 +3,6 @@ import type { DbOrTx } from "@/db";
 import { shareAccesses, type ShareRow } from "@/db/schema";
 import type { RequestInfo } from "../context";
 import { FILE_EVENT, parseEnvironment, recordEvent } from "../events/record-event";
-import { findVisitRecipient } from "../share-emails/visit-recipient";
 
 export type AccessKind = "visit" | "preview" | "download" | "zip";
 
@@ -19,11 +18,10 @@ export async function recordShareAccess(
   db: DbOrTx,
   share: Pick<ShareRow, "id">,
   request: RequestInfo,
-  access: { kind: AccessKind; fileId?: number; versionId?: number; timeline?: boolean; recipientKey?: string | null; recipientId?: number | null },
+  access: { kind: AccessKind; fileId?: number; versionId?: number; timeline?: boolean; recipientId?: number | null },
 ) {
-  const recipientId = access.recipientId ?? (access.recipientKey ? await findVisitRecipient(db, share.id, access.recipientKey) : null);
   await db.insert(shareAccesses).values({
-    recipientId,
+    recipientId: access.recipientId ?? null,
     shareId: share.id,
     kind: access.kind,
     fileId: access.fileId ?? null,

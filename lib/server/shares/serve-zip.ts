@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { ZipFile } from "yazl";
 import { getDb } from "@/db";
-import { shareKeyParams } from "@/lib/contracts/shares";
 import { getBlobStore } from "@/lib/storage";
 import { attachmentDisposition } from "../downloads/content-disposition";
 import { sendError, toWebRequest } from "../http/node-route";
@@ -10,8 +9,7 @@ import { AppError } from "../errors";
 import { parseEnvironment } from "../events/record-event";
 import { requestInfo } from "../http/route";
 import { appUrl } from "../mail/app-url";
-import { openShare } from "./public-share";
-import { recipientKeyOf } from "../share-emails/visit-recipient";
+import { resolveLinkVisitor } from "../links/resolve-link-visitor";
 import { recordShareAccess } from "./record-access";
 import { queueDownloadReceipt } from "./receipt-mail";
 import { wantsReceipt } from "./share-flags";
@@ -38,8 +36,8 @@ export async function serveShareZip(req: IncomingMessage, res: ServerResponse): 
     const url = new URL(req.url ?? "/", "http://localhost");
     const request = toWebRequest(req, url);
     const rawKey = /\/zip\/share\/([^/]+)\/?$/.exec(url.pathname)?.[1];
-    const { key } = shareKeyParams.parse({ key: rawKey === undefined ? undefined : decodeURIComponent(rawKey) });
-    const share = await openShare(db, key, request);
+    // The visitor is authenticated as under route({ auth: "link" }): one resolver for every link route.
+    const { share, recipientId } = await resolveLinkVisitor(db, request, rawKey === undefined ? undefined : decodeURIComponent(rawKey), { kind: "share" });
     shareId = share.id;
     await assertShareAllows(db, share, "download");
     const entries = await listZipEntries(db, share);
@@ -81,7 +79,7 @@ export async function serveShareZip(req: IncomingMessage, res: ServerResponse): 
     try {
       const info = requestInfo(request);
       if (wantsReceipt(share)) await queueDownloadReceipt(db, share, name, parseEnvironment(info.userAgent)?.browser ?? "", appUrl(request));
-      await recordShareAccess(db, share, info, { kind: "zip", recipientKey: recipientKeyOf(request) });
+      await recordShareAccess(db, share, info, { kind: "zip", recipientId });
     } catch (error) {
       // The zip went out whole: a failure to record it must not take the download back.
       console.error("[coffre] recording a zip download failed:", error);

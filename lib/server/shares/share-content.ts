@@ -1,6 +1,6 @@
 import type { Ctx } from "../context";
 import { envelope } from "../http/envelope";
-import { openShare } from "./public-share";
+import type { ShareVisit } from "../links/resolve-link-visitor";
 import { getSharedFolderOrThrow, loadFolderItems, loadRootItems, presentShareItems } from "./share-items";
 
 type Paging = { offset_start: number; nb_objects: number };
@@ -11,8 +11,7 @@ type Paging = { offset_start: number; nb_objects: number };
  * envelope of Share content, folders first. `folder` names where the visitor is; its parent_id
  * is 0 at a root, so the way up ends at the share.
  */
-export async function shareContent(ctx: Ctx, key: string, folderId: number | null, req: Request, paging: Paging) {
-  const share = await openShare(ctx.db, key, req);
+export async function shareContent(ctx: Ctx, { share }: ShareVisit, folderId: number | null, paging: Paging) {
   if (folderId === null) {
     // A share has a handful of roots: paged in memory.
     const roots = await loadRootItems(ctx.db, share);

@@ -7,8 +7,7 @@ import type { Ctx } from "../context";
 import { AppError } from "../errors";
 import { FILE_TOKEN_TTL_MS } from "../tokens/create-file-token";
 import { assertUsable } from "./load-share";
-import { openShare } from "./public-share";
-import { findVisitRecipient, recipientKeyOf } from "../share-emails/visit-recipient";
+import type { ShareVisit } from "../links/resolve-link-visitor";
 import { recordShareAccess } from "./record-access";
 import { shareCans } from "./share-flags";
 import { getSharedFileOrThrow, loadRootItems } from "./share-items";
@@ -30,12 +29,10 @@ export async function assertShareAllows(db: DbOrTx, share: ShareRow, type: Share
  * a user, redeemed by the same routes as user tokens (`GET /file/download?token=` for
  * downloads). Issuing a preview token counts as a preview of the file.
  */
-export async function createShareToken(ctx: Ctx, key: string, req: Request, ref: ShareFileRef, type: ShareTokenType): Promise<{ token: string }> {
-  const share = await openShare(ctx.db, key, req);
+export async function createShareToken(ctx: Ctx, { share, recipientId }: ShareVisit, ref: ShareFileRef, type: ShareTokenType): Promise<{ token: string }> {
   await assertShareAllows(ctx.db, share, type);
   const { file, version } = await findFile(ctx.db, share, ref);
   const token = newToken();
-  const recipientId = await findVisitRecipient(ctx.db, share.id, recipientKeyOf(req));
   await ctx.db.transaction(async (tx) => {
     await tx.delete(fileTokens).where(and(eq(fileTokens.shareId, share.id), lt(fileTokens.expiresAt, new Date())));
     await tx.insert(fileTokens).values({ tokenHash: hashToken(token), versionId: version.id, shareId: share.id, recipientId, type, expiresAt: new Date(Date.now() + FILE_TOKEN_TTL_MS) });

@@ -2,10 +2,8 @@ import type { z } from "zod";
 import type { publicShareResponse } from "@/lib/contracts/shares";
 import type { Ctx } from "../context";
 import { iso } from "../http/envelope";
-import { isUnlocked } from "../links/link-access";
 import { loadOwnerNames } from "../users/owner-names";
-import { getPublicShareOrThrow, protectionOf } from "./load-share";
-import { recipientKeyOf } from "../share-emails/visit-recipient";
+import type { ShareVisit } from "../links/resolve-link-visitor";
 import { recordShareAccess } from "./record-access";
 import { needsCode, needsPassword, shareCans } from "./share-flags";
 import { loadRootItems, presentShareItems } from "./share-items";
@@ -15,9 +13,7 @@ import { loadRootItems, presentShareItems } from "./share-items";
  * what it needs (password, code) and nothing of its content until an access token unlocks it;
  * an unlocked view counts as a visit.
  */
-export async function viewShare(ctx: Ctx, key: string, req: Request): Promise<z.infer<typeof publicShareResponse>> {
-  const share = await getPublicShareOrThrow(ctx.db, key);
-  const unlocked = await isUnlocked(ctx.db, protectionOf(share), req);
+export async function viewShare(ctx: Ctx, { share, unlocked, recipientId }: ShareVisit): Promise<z.infer<typeof publicShareResponse>> {
   const owners = await loadOwnerNames(ctx.db, [share.ownerId]);
   const view = {
     key: share.key,
@@ -31,6 +27,6 @@ export async function viewShare(ctx: Ctx, key: string, req: Request): Promise<z.
     ...shareCans(share.flags),
   };
   if (!unlocked) return view;
-  await recordShareAccess(ctx.db, share, ctx.request, { kind: "visit", recipientKey: recipientKeyOf(req) });
+  await recordShareAccess(ctx.db, share, ctx.request, { kind: "visit", recipientId });
   return { ...view, roots: await presentShareItems(ctx.db, share, await loadRootItems(ctx.db, share), true) };
 }

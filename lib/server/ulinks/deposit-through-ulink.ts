@@ -6,10 +6,9 @@ import { ULINK_FLAG } from "@/lib/contracts/ulinks";
 import { writeLog } from "../audit/write-log";
 import type { AuthedCtx, Ctx } from "../context";
 import { FOLDER_EVENT, recordEvent } from "../events/record-event";
-import { assertLinkAccess } from "../links/link-access";
+import type { UlinkVisit } from "../links/resolve-link-visitor";
 import { uploadFile } from "../uploads/upload-file";
 import { queueDepositReceipt } from "./deposit-receipt";
-import { openUlinkOrThrow, ulinkProtection } from "./ulink-access";
 
 export type DepositOutcome = { kind: "file"; deposit: { size: number; hash: string } } | { kind: "received" } | { kind: "missing"; missing: number[] };
 
@@ -23,9 +22,7 @@ export type DepositOutcome = { kind: "file"; deposit: { size: number; hash: stri
  * The answer gives the size and MD5 received, not the name the file got: a numbered name would
  * tell the visitor what the folder already holds.
  */
-export async function depositThroughUlink(ctx: Ctx, req: Request, source: BodySource, key: string, base: string): Promise<DepositOutcome> {
-  const { link, owner, folderId } = await openUlinkOrThrow(ctx.db, key);
-  await assertLinkAccess(ctx.db, ulinkProtection(link), req);
+export async function depositThroughUlink(ctx: Ctx, { link, owner, folderId }: UlinkVisit, source: BodySource, base: string): Promise<DepositOutcome> {
   const asOwner: AuthedCtx = { ...ctx, actor: { user: owner, realUser: owner, sessionId: null } };
   const visitor = createHash("sha256").update(`${ctx.request.ip}\n${ctx.request.userAgent ?? ""}`).digest("hex");
   const outcome = await uploadFile(asOwner, source, { meta: false, mode: "light", deposit: { folderId, scope: `ulink:${link.id}:${visitor}`, ulinkId: link.id } });

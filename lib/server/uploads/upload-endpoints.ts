@@ -33,7 +33,7 @@ export const replaceContentEndpoint = endpoint({ params: fileParams, query: repl
 });
 
 /** POST /api/ulink/key/(key)/upload (no token; access_token when protected): a deposit, whole (201) or chunked. */
-export const depositEndpoint = endpoint({ auth: "none", params: ulinkKeyParams }, async ({ ctx, params, req, source }) => {
-  const outcome = await depositThroughUlink(ctx, req, source, params.key, appUrl(req));
+export const depositEndpoint = endpoint({ auth: "link", link: { kind: "ulink" }, params: ulinkKeyParams }, async ({ ctx, req, source }) => {
+  const outcome = await depositThroughUlink(ctx, ctx.link, source, appUrl(req));
   return outcome.kind === "file" ? created(outcome.deposit) : chunkedAnswer(outcome);
 });

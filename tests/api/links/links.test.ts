@@ -6,7 +6,7 @@ import * as smsRoute from "@/app/api/admin/sms/route";
 import { getDb } from "@/db";
 import { linkAccessTokens, linkCodes, smsMessages } from "@/db/schema";
 import { hashToken } from "@/lib/server/auth/tokens";
-import { hasLinkAccess, isUnlocked, linkAccessToken } from "@/lib/server/links/link-access";
+import { hasLinkAccess } from "@/lib/server/links/link-access";
 import { newLinkKey } from "@/lib/server/links/link-key";
 import { hashLinkPassword } from "@/lib/server/links/link-password";
 import type { ProtectedLink } from "@/lib/server/links/link-types";
@@ -71,14 +71,6 @@ describe("checkLinkSecret and access tokens", () => {
     await expect(checkLinkSecret(db, link, { code }, "10.3.2.1")).rejects.toMatchObject({ status: 400 });
     await expect(checkLinkSecret(db, link, { password: "wrong-pass", code }, "10.3.2.1")).rejects.toMatchObject({ status: 403 });
     await expect(checkLinkSecret(db, link, { password: "both-pass", code }, "10.3.2.1")).resolves.toHaveProperty("access_token");
-  });
-
-  it("reads the access token from the Authorization header or the access_token parameter", async () => {
-    expect(linkAccessToken(new Request("http://x/a", { headers: { authorization: "Bearer abc" } }))).toBe("abc");
-    expect(linkAccessToken(new Request("http://x/a?access_token=def"))).toBe("def");
-    expect(linkAccessToken(new Request("http://x/a"))).toBeNull();
-    const open: ProtectedLink = { linkType: "share", linkId: linkId(), passwordHash: null, needsPassword: false, needsCode: false };
-    expect(await isUnlocked(await getDb(), open, new Request("http://x/a"))).toBe(true);
   });
 });
 

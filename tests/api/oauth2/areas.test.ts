@@ -56,6 +56,9 @@ async function tokenWithScope(userId: number, scope: string) {
   return token;
 }
 
+/** Routes of account holders; "none" and link visitors ("link": a link's access token) take no account token. */
+const takesToken = (c: RouteCase) => c.handler.spec!.auth !== "none" && c.handler.spec!.auth !== "link";
+
 let cases: RouteCase[];
 let userId: number;
 beforeAll(async () => {
@@ -66,7 +69,7 @@ beforeAll(async () => {
 describe("areas", () => {
   it("names an area for every route that takes a token", () => {
     expect(cases.length).toBeGreaterThan(100);
-    const without = cases.filter((c) => c.handler.spec!.auth !== "none" && areaOf(c.path) === null).map((c) => `${c.method} ${c.path}`);
+    const without = cases.filter((c) => takesToken(c) && areaOf(c.path) === null).map((c) => `${c.method} ${c.path}`);
     expect(without).toEqual([]);
   });
 
@@ -116,7 +119,7 @@ describe("scopes on every route (an administrator's OAuth2 token)", () => {
   it("refuses every route to a token holding no area scope, with the RFC 6750 challenge", async () => {
     const token = await tokenWithScope(userId, "offline");
     const passed: string[] = [];
-    for (const c of cases.filter((c) => c.handler.spec!.auth !== "none")) {
+    for (const c of cases.filter((c) => takesToken(c))) {
       const result = await call(c.handler, { method: c.method, path: c.path, token, params: c.params, body: c.handler.spec!.body ? {} : undefined });
       if (!isScopeRefusal(result)) passed.push(`${c.method} ${c.path} → ${result.status}`);
       else expect(result.headers.get("www-authenticate")).toMatch(/^Bearer error="insufficient_scope", scope="\w+\.(read|readwrite)"$/);
@@ -127,7 +130,7 @@ describe("scopes on every route (an administrator's OAuth2 token)", () => {
   it("lets a read scope of the route's area read, and refuses it the changes", async () => {
     const wrong: string[] = [];
     const tokens = new Map<string, string>();
-    for (const c of cases.filter((c) => c.handler.spec!.auth !== "none")) {
+    for (const c of cases.filter((c) => takesToken(c))) {
       const area = areaOf(c.path)!;
       if (!tokens.has(area)) tokens.set(area, await tokenWithScope(userId, `${area}.read`));
       const result = await call(c.handler, { method: c.method, path: c.path, token: tokens.get(area), params: c.params, body: c.handler.spec!.body ? {} : undefined });
@@ -139,7 +142,7 @@ describe("scopes on every route (an administrator's OAuth2 token)", () => {
 
   it("lets a readwrite scope of the route's area through, and refuses one of another area", async () => {
     const wrong: string[] = [];
-    for (const c of cases.filter((c) => c.handler.spec!.auth !== "none")) {
+    for (const c of cases.filter((c) => takesToken(c))) {
       const area = areaOf(c.path)!;
       const other = area === "files" ? "users" : "files";
       const right = await call(c.handler, { method: c.method, path: c.path, token: await tokenWithScope(userId, `${area}.readwrite`), params: c.params, body: c.handler.spec!.body ? {} : undefined });

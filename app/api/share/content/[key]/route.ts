@@ -6,6 +6,6 @@ import { shareContent } from "@/lib/server/shares/share-content";
 export const runtime = "nodejs";
 
 // GET /api/share/content/(key) (no token; access_token when protected): the shared roots
-export const GET = route({ auth: "none", params: shareKeyParams, query: pagingQuery }, ({ ctx, params, query, req }) => shareContent(ctx, params.key, null, req, query));
+export const GET = route({ auth: "link", link: { kind: "share" }, params: shareKeyParams, query: pagingQuery }, ({ ctx, query }) => shareContent(ctx, ctx.link, null, query));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

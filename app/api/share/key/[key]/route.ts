@@ -6,6 +6,6 @@ import { viewShare } from "@/lib/server/shares/view-share";
 export const runtime = "nodejs";
 
 // GET /api/share/key/(key) (no token): the share as its visitor sees it; content only once unlocked
-export const GET = route({ auth: "none", params: shareKeyParams }, ({ ctx, params, req }) => viewShare(ctx, params.key, req));
+export const GET = route({ auth: "link", link: { kind: "share", allowLocked: true }, params: shareKeyParams }, ({ ctx }) => viewShare(ctx, ctx.link));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

@@ -7,6 +7,6 @@ import { downloadSharelink } from "@/lib/server/sharelinks/download-sharelink";
 export const runtime = "nodejs";
 
 // GET /api/sharelink/download/(key) (obsolete, no token): 302 to the file's token download, or to the share's zip
-export const GET = route({ auth: "none", params: sharelinkKeyParams }, ({ ctx, params, req }) => downloadSharelink(ctx, params.key, req, appUrl(req)));
+export const GET = route({ auth: "link", link: { kind: "share" }, params: sharelinkKeyParams }, ({ ctx, req }) => downloadSharelink(ctx, ctx.link, appUrl(req)));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

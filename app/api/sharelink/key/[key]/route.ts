@@ -7,6 +7,6 @@ import { viewSharelink } from "@/lib/server/sharelinks/view-sharelink";
 export const runtime = "nodejs";
 
 // GET /api/sharelink/key/(key) (obsolete, no token): the link as a visitor sees it, legacy form
-export const GET = route({ auth: "none", params: sharelinkKeyParams }, ({ ctx, params, req }) => viewSharelink(ctx, params.key, req, appUrl(req)));
+export const GET = route({ auth: "link", link: { kind: "share", allowLocked: true }, params: sharelinkKeyParams }, ({ ctx, req }) => viewSharelink(ctx, ctx.link, appUrl(req)));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

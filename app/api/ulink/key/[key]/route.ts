@@ -6,6 +6,6 @@ import { readPublicUlink } from "@/lib/server/ulinks/read-public-ulink";
 export const runtime = "nodejs";
 
 // GET /api/ulink/key/(key) (no token): the drop page's facts, never the folder's content
-export const GET = route({ auth: "none", params: ulinkKeyParams }, ({ ctx, params }) => readPublicUlink(ctx, params.key));
+export const GET = route({ auth: "link", link: { kind: "ulink", allowLocked: true }, params: ulinkKeyParams }, ({ ctx }) => readPublicUlink(ctx, ctx.link));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

@@ -6,8 +6,8 @@ import { shareContent } from "@/lib/server/shares/share-content";
 export const runtime = "nodejs";
 
 // GET /api/share/content/(key)/(folderId) (no token; access_token when protected): a folder inside the share
-export const GET = route({ auth: "none", params: shareFolderParams, query: pagingQuery }, ({ ctx, params, query, req }) =>
-  shareContent(ctx, params.key, params.folderId, req, query),
+export const GET = route({ auth: "link", link: { kind: "share" }, params: shareFolderParams, query: pagingQuery }, ({ ctx, params, query }) =>
+  shareContent(ctx, ctx.link, params.folderId, query),
 );
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

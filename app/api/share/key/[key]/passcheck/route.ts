@@ -7,6 +7,6 @@ import { passcheckShare } from "@/lib/server/shares/passcheck-share";
 export const runtime = "nodejs";
 
 // POST /api/share/key/(key)/passcheck (no token): password or SMS code → {access_token} (2 hours)
-export const POST = route({ auth: "none", params: shareKeyParams, body: passcheckBody }, ({ ctx, params, body }) => passcheckShare(ctx, params.key, body));
+export const POST = route({ auth: "link", link: { kind: "share", allowLocked: true }, params: shareKeyParams, body: passcheckBody }, ({ ctx, body }) => passcheckShare(ctx, ctx.link, body));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -6,6 +6,6 @@ import { sendShareCode } from "@/lib/server/shares/passcheck-share";
 export const runtime = "nodejs";
 
 // POST /api/share/key/(key)/sms (no token): send the code to the share's phone (204)
-export const POST = route({ auth: "none", params: shareKeyParams }, ({ ctx, params }) => sendShareCode(ctx, params.key));
+export const POST = route({ auth: "link", link: { kind: "share", allowLocked: true }, params: shareKeyParams }, ({ ctx }) => sendShareCode(ctx, ctx.link));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

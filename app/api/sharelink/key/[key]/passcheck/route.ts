@@ -7,6 +7,6 @@ import { passcheckShare } from "@/lib/server/shares/passcheck-share";
 export const runtime = "nodejs";
 
 // POST /api/sharelink/key/(key)/passcheck (obsolete, no token): same as POST /share/key/(key)/passcheck
-export const POST = route({ auth: "none", params: sharelinkKeyParams, body: passcheckBody }, ({ ctx, params, body }) => passcheckShare(ctx, params.key, body));
+export const POST = route({ auth: "link", link: { kind: "share", allowLocked: true }, params: sharelinkKeyParams, body: passcheckBody }, ({ ctx, body }) => passcheckShare(ctx, ctx.link, body));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

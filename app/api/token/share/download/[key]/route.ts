@@ -6,6 +6,6 @@ import { createShareToken } from "@/lib/server/shares/share-tokens";
 export const runtime = "nodejs";
 
 // POST /api/token/share/download/(key) (no token; access_token when protected): download token of the link's only file
-export const POST = route({ auth: "none", params: shareKeyParams }, ({ ctx, params, req }) => createShareToken(ctx, params.key, req, { only: true }, "download"));
+export const POST = route({ auth: "link", link: { kind: "share" }, params: shareKeyParams }, ({ ctx }) => createShareToken(ctx, ctx.link, { only: true }, "download"));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -6,6 +6,6 @@ import { sendUlinkCode } from "@/lib/server/ulinks/send-ulink-code";
 export const runtime = "nodejs";
 
 // POST /api/ulink/key/(key)/sms (no token): text the code to the link's phone (204)
-export const POST = route({ auth: "none", params: ulinkKeyParams }, ({ ctx, params }) => sendUlinkCode(ctx, params.key));
+export const POST = route({ auth: "link", link: { kind: "ulink", allowLocked: true }, params: ulinkKeyParams }, ({ ctx }) => sendUlinkCode(ctx, ctx.link));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -6,6 +6,6 @@ import { createShareToken } from "@/lib/server/shares/share-tokens";
 export const runtime = "nodejs";
 
 // POST /api/token/share/(guid)/(type)/(key) (no token; access_token when protected): preview, edit or download token of a shared file
-export const POST = route({ auth: "none", params: guidTokenParams }, ({ ctx, params, req }) => createShareToken(ctx, params.key, req, { guid: params.guid }, params.type));
+export const POST = route({ auth: "link", link: { kind: "share" }, params: guidTokenParams }, ({ ctx, params }) => createShareToken(ctx, ctx.link, { guid: params.guid }, params.type));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });
