@@ -142,7 +142,7 @@ describe("route({ auth: \"link\" }) and the Node paths", () => {
     expectError(await call(ulinkKeyRoute.GET, { method: "GET", params: { key: drop.key } }), 410, "link_expired");
     expectError(await call(ulinkPasscheckRoute.POST, { method: "POST", params: { key: drop.key }, body: { password: "late-pass" } }), 410, "link_expired");
     const form = new FormData();
-    form.append("file", new Blob(["late"]), "late.txt");
+    form.append("targetFile", new Blob(["late"]), "late.txt");
     await expectNodeError(await fetch(`${node.url}/api/ulink/key/${drop.key}/upload`, { method: "POST", body: form }), 410, "link_expired");
   });
 
@@ -155,7 +155,7 @@ describe("route({ auth: \"link\" }) and the Node paths", () => {
     const otherToken = (await passcheck(other.key)).body.access_token as string;
     const send = (headers: Record<string, string>) => {
       const form = new FormData();
-      form.append("file", new Blob(["dropped bytes"]), `dropped-${Math.random()}.txt`);
+      form.append("targetFile", new Blob(["dropped bytes"]), `dropped-${Math.random()}.txt`);
       return fetch(`${node.url}/api/ulink/key/${drop.key}/upload`, { method: "POST", body: form, headers });
     };
     await expectNodeError(await send({}), 401, "unauthorized");
