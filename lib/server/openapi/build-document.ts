@@ -74,7 +74,7 @@ const ERROR_SCHEMA = {
 const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
 
 function operation(path: string, method: string, auth: Auth, spec: { params?: unknown; query?: unknown; body?: unknown }, raw?: RawOperation): Operation {
-  const parameters = [...parametersOf(spec.params, "path"), ...parametersOf(spec.query, "query")];
+  const parameters = [...parametersOf(spec.params, "path"), ...parametersOf(spec.query, "query"), ...(auth === "link" ? LINK_PARAMETERS : [])];
   // A path parameter the spec does not parse (tus, downloads) is still part of the path.
   for (const name of path.match(/\{(\w+)\}/g)?.map((p) => p.slice(1, -1)) ?? []) {
     if (!parameters.some((p) => p.in === "path" && p.name === name)) parameters.push({ name, in: "path", required: true, schema: { type: "string" } });
@@ -103,6 +103,11 @@ const LINK_REFUSALS = {
   "401": errorResponse("A protected link without a live access_token of its own"),
   "410": errorResponse("The link has expired or served its single download"),
 };
+
+const LINK_PARAMETERS: Parameter[] = [
+  { name: "access_token", in: "query", required: false, schema: { type: "string" }, description: "What passcheck returned, when the link is protected (or `Authorization: Bearer`)" },
+  { name: "r", in: "query", required: false, schema: { type: "string" }, description: "The recipient key of an email share's personal address" },
+];
 
 function securityFor(auth: Auth, scope: string | null) {
   if (auth === "none" || auth === "link") return [];

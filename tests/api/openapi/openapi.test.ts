@@ -72,6 +72,14 @@ describe("GET /api/openapi.json", () => {
     expect(document.paths["/api/ulink/key/{key}/upload"].post.requestBody.content).toHaveProperty("multipart/form-data");
   });
 
+  it("describes link visitors' operations: no account, the link's access_token and r, 401 and 410", () => {
+    for (const op of [document.paths["/api/share/content/{key}"].get, document.paths["/api/zip/share/{key}"].get, document.paths["/api/ulink/key/{key}/upload"].post]) {
+      expect(op.security).toEqual([]);
+      expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["key", "access_token", "r"]));
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["401", "410"]));
+    }
+  });
+
   it("takes parameters and bodies from the routes' zod schemas, on the side the client sends", () => {
     const update = document.paths["/api/folder/{folderId}"].put;
     expect(update.parameters.find((p: any) => p.name === "folderId")).toMatchObject({ in: "path", required: true, schema: { type: "integer" } });
