@@ -16,6 +16,7 @@ import { findNginx, startNginx } from "./lib/nginx.mjs";
 import { Report } from "./lib/report.mjs";
 import { inRounds } from "./lib/rounds.mjs";
 import { killAllChildrenSync, startApp, startProcess, stopProcess, tail } from "./lib/servers.mjs";
+import { benchDav, benchS3 } from "./lib/s3-dav.mjs";
 import { downloadConcurrent, downloadRanges, downloadWhole, manySmall, putFile, newSmallAgent, uploadChunked, uploadMultipart, uploadTus } from "./lib/transfers.mjs";
 import { attempt, freePort, log, md5File, MiB, round } from "./lib/util.mjs";
 
@@ -23,12 +24,15 @@ const root = path.resolve(import.meta.dirname, "..");
 const quick = process.env.BENCH_QUICK === "1";
 // Keeps the database and the temporary folder for inspection (servers are stopped all the same).
 const keep = process.env.BENCH_KEEP === "1";
-const only = new Set((process.env.BENCH_ONLY ?? "downloads,uploads,metadata,small").split(",").map((s) => s.trim()));
+// Sections: downloads, uploads, metadata, small (the default set), s3 and dav (issue 18; asked by name).
+const only = new Set((process.env.BENCH_ONLY ?? "downloads,uploads,metadata,small,s3,dav").split(",").map((s) => s.trim()));
+// Only the S3 and WebDAV rows: they read no seeded tree, so the seed is the small one.
+const smallSeed = quick || !["downloads", "uploads", "metadata", "small"].some((s) => only.has(s));
 const config = {
   quick,
   sizeMb: Number(process.env.BENCH_SIZE_MB ?? (quick ? 64 : 1024)),
-  bigFiles: quick ? 10_000 : 100_000,
-  totalFiles: quick ? 100_000 : 1_000_000,
+  bigFiles: smallSeed ? 10_000 : 100_000,
+  totalFiles: smallSeed ? 100_000 : 1_000_000,
   filesPerFolder: 1000,
   warmup: quick ? 10 : 30,
   sequential: quick ? 50 : 300,
@@ -510,6 +514,10 @@ async function main() {
     report.below(`${config.smallCount} uploads of 64 KiB, total time`, "ms", s.app?.ms ?? s.app, s.reference?.ms ?? s.reference, "node PUT", undefined);
     report.check(`${config.smallCount} small uploads without error`, s.app?.errors === undefined ? null : s.app.errors === 0, s.app?.errors === undefined ? "n/a" : `${s.app.errors} errors ${JSON.stringify(s.app.statuses)}`);
   }
+
+  // ---- STORAGE=s3 and WebDAV (issue 18) ----
+  if (only.has("dav")) await benchDav({ base, refBase, token, source, size, rounds: config.rounds, report, figures });
+  if (only.has("s3")) await benchS3({ root, tmp, source, size, databaseUrl, admin, user, rounds: config.rounds, report, figures });
 
   figures.appRssEnd = appRss.now();
   figures.appLogTail = tail(appLog, 40);

@@ -55,16 +55,22 @@ export function DashboardScreen() {
           <div className={styles.figure}>
             <span className={styles.figureLabel}>{t("admin.dashboard.used")}</span>
             <span className={styles.figureValue}>{bytes(main.used)}</span>
-            <span className={styles.muted}>{t(main.quota === null ? "admin.dashboard.ofDisk" : "admin.dashboard.ofQuota", { percent: main.percent, total: bytes(main.quota ?? main.used + main.free) })}</span>
-            <div className={styles.meter} role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={main.percent} aria-label={t("admin.dashboard.used")}>
-              <div className={styles.meterFill} style={{ width: `${Math.min(100, main.percent)}%` }} />
-            </div>
+            {main.percent === null || main.free === null ? (
+              <span className={styles.muted}>{t("admin.dashboard.capacityUnknown")}</span>
+            ) : (
+              <>
+                <span className={styles.muted}>{t(main.quota === null ? "admin.dashboard.ofDisk" : "admin.dashboard.ofQuota", { percent: main.percent, total: bytes(main.quota ?? main.used + main.free) })}</span>
+                <div className={styles.meter} role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={main.percent} aria-label={t("admin.dashboard.used")}>
+                  <div className={styles.meterFill} style={{ width: `${Math.min(100, main.percent)}%` }} />
+                </div>
+              </>
+            )}
           </div>
         )}
         {main && (
           <div className={styles.figure}>
             <span className={styles.figureLabel}>{t("admin.dashboard.free")}</span>
-            <span className={styles.figureValue}>{bytes(main.free)}</span>
+            <span className={styles.figureValue}>{main.free === null ? "—" : bytes(main.free)}</span>
           </div>
         )}
         <div className={styles.figure}>

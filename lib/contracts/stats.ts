@@ -41,8 +41,12 @@ export const statsResponse = z.object({
   expire: z.number(),
   storage: z
     .object({
-      /** Bytes of every version, trashed ones included (what quotas count); `quota` null = none, then `free` is the disk's. */
-      main: z.object({ used: z.number(), free: z.number(), quota: z.number().nullable(), percent: z.number() }).optional(),
+      /**
+       * Bytes of every version, trashed ones included (what quotas count); `quota` null = none, then
+       * `free` is the disk's. `free` and `percent` are null when neither a quota nor the store bounds
+       * the space (an object store, STORAGE=s3, reports no capacity): unknown, never a made-up 0.
+       */
+      main: z.object({ used: z.number(), free: z.number().nullable(), quota: z.number().nullable(), percent: z.number().nullable() }).optional(),
       trashes: z.object({ total: z.number(), users: z.array(userSize) }).optional(),
       private: z.object({ total: z.number(), users: z.array(userSize) }).optional(),
       /** Versions other than each file's current one: how many and their bytes. */

@@ -3,19 +3,29 @@ import type { Transform } from "node:stream";
 import zlib from "node:zlib";
 import { dataDir } from "@/db";
 import type { BlobStore } from "./blob-store";
+import { uploadWorkDir } from "./index";
 import { LocalBlobStore } from "./local-store";
+import { S3BlobStore, s3SettingsFromEnv } from "./s3-store";
 
 const store = globalThis as unknown as { __coffreArchive?: BlobStore };
 
 /**
  * The cold tier (api.md, archives): a second BlobStore, ARCHIVE_DIR on disk by default
- * (DATA_DIR/archive). ARCHIVE_STORAGE=s3 waits for the S3 store.
+ * (DATA_DIR/archive), or with ARCHIVE_STORAGE=s3 objects `archive/<id>` in ARCHIVE_S3_BUCKET
+ * (by default S3_BUCKET; the other S3_* variables are shared with the main store).
  */
 export function getArchiveStore(): BlobStore {
   if (!store.__coffreArchive) {
-    const kind = process.env.ARCHIVE_STORAGE ?? "fs";
-    if (kind !== "fs") throw new Error(`ARCHIVE_STORAGE=${kind} is not supported yet; use fs`);
-    store.__coffreArchive = new LocalBlobStore(path.resolve(/*turbopackIgnore: true*/ process.env.ARCHIVE_DIR || path.join(dataDir(), "archive")));
+    const kind = process.env.ARCHIVE_STORAGE || "fs";
+    if (kind === "fs") {
+      store.__coffreArchive = new LocalBlobStore(path.resolve(/*turbopackIgnore: true*/ process.env.ARCHIVE_DIR || path.join(dataDir(), "archive")));
+    } else if (kind === "s3") {
+      const env = { ...process.env, S3_BUCKET: process.env.ARCHIVE_S3_BUCKET || process.env.S3_BUCKET };
+      if (!env.S3_BUCKET) throw new Error("ARCHIVE_STORAGE=s3 needs ARCHIVE_S3_BUCKET or S3_BUCKET");
+      store.__coffreArchive = new S3BlobStore(s3SettingsFromEnv(env), path.join(uploadWorkDir(), "archive"), "archive/");
+    } else {
+      throw new Error(`ARCHIVE_STORAGE=${kind} is not supported; use fs or s3`);
+    }
   }
   return store.__coffreArchive;
 }

@@ -46,7 +46,7 @@ export function s3SettingsFromEnv(env: Record<string, string | undefined> = proc
   };
 }
 
-/** Objects are named `blobs/<id>`: the bucket may hold other things (the archive tier, later). */
+/** Objects are named `blobs/<id>` (the archive tier's `archive/<id>`): one bucket may hold both. */
 const PREFIX = "blobs/";
 /** Parts of a multipart write (the smallest S3 allows): at most QUEUE in flight per write, plus the one being gathered (~35 MiB of buffers measured). */
 const PART_BYTES = 5 * 1024 * 1024;
@@ -59,17 +59,20 @@ const ID = /^[0-9a-f-]{36}$/;
  * Blobs in an S3-compatible bucket. Writes stream through a multipart upload (lib-storage), MD5,
  * size and the first bytes computed on the way; an object appears only when its upload completes,
  * so a failed or refused write never leaves a half blob visible. Work files of chunked and tus
- * uploads stay on local disk (DATA_DIR/tmp) and are uploaded when adopted: a temporary area in the
- * bucket, shared by several processes, is a later step (issue 18).
+ * uploads live in `tempDir` on a filesystem (UPLOAD_WORK_DIR, by default DATA_DIR/tmp) and are
+ * uploaded when adopted: several processes share it to resume each other's uploads (docs/deploy.md).
  */
 export class S3BlobStore implements BlobStore {
   readonly tempDir: string;
   private readonly client: S3Client;
   private readonly bucket: string;
+  private readonly prefix: string;
 
-  constructor(settings: S3Settings, tempDir: string) {
+  /** `prefix`: the "folder" of the bucket this store's objects are named in (`blobs/`, `archive/`). */
+  constructor(settings: S3Settings, tempDir: string, prefix = PREFIX) {
     this.tempDir = tempDir;
     this.bucket = settings.bucket;
+    this.prefix = prefix;
     // The SDK is pinned to its last line for Node 20 (environment.md): its notice of that, printed
     // at each start, tells the operator nothing to do.
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
@@ -93,7 +96,7 @@ export class S3BlobStore implements BlobStore {
 
   private key(id: string): string {
     if (!ID.test(id)) throw new AppError("not_found", "Blob not found");
-    return PREFIX + id;
+    return this.prefix + id;
   }
 
   localPath() {
@@ -218,9 +221,9 @@ export class S3BlobStore implements BlobStore {
   async *list(): AsyncIterable<string> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: PREFIX, ContinuationToken: token }));
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token }));
       for (const object of page.Contents ?? []) {
-        const id = object.Key?.slice(PREFIX.length);
+        const id = object.Key?.slice(this.prefix.length);
         if (id && ID.test(id)) yield id;
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -248,7 +251,7 @@ export class S3BlobStore implements BlobStore {
       let page;
       try {
         page = await this.client.send(
-          new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: PREFIX, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+          new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: this.prefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
         );
       } catch (error) {
         if (aborted === 0 && isUnsupported(error)) return 0;

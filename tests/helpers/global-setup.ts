@@ -9,6 +9,8 @@ declare module "vitest" {
     databaseUrl: string;
     /** With TEST_S3=1: the s3rver every test file keeps its blobs on (a bucket of its own each). */
     s3Endpoint: string;
+    /** With TEST_S3=1: that s3rver's folder (tests age blobs through its files' mtimes). */
+    s3Directory: string;
   }
 }
 
@@ -40,10 +42,12 @@ export default async function setup(project: TestProject) {
 async function startTestS3(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   if (process.env.TEST_S3 !== "1") {
     project.provide("s3Endpoint", "");
+    project.provide("s3Directory", "");
     return undefined;
   }
   const { startS3rver } = await import("./s3rver");
   const server = await startS3rver();
   project.provide("s3Endpoint", server.endpoint);
+  project.provide("s3Directory", server.directory);
   return () => server.stop();
 }

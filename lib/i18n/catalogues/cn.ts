@@ -690,6 +690,7 @@ export const cn: Partial<Messages> = {
   "admin.dashboard.figures": "关键数据",
   "admin.dashboard.used": "已用存储",
   "admin.dashboard.ofDisk": "占 {total} 的 {percent} %（磁盘）",
+  "admin.dashboard.capacityUnknown": "对象存储：无固定容量",
   "admin.dashboard.ofQuota": "占 {total} 配额的 {percent} %",
   "admin.dashboard.free": "可用",
   "admin.dashboard.activeToday": "今日活跃用户",

@@ -690,6 +690,7 @@ export const de: Partial<Messages> = {
   "admin.dashboard.figures": "Kennzahlen",
   "admin.dashboard.used": "Belegter Speicher",
   "admin.dashboard.ofDisk": "{percent} % von {total} (Festplatte)",
+  "admin.dashboard.capacityUnknown": "Objektspeicher: keine feste Kapazität",
   "admin.dashboard.ofQuota": "{percent} % des Kontingents von {total}",
   "admin.dashboard.free": "Frei",
   "admin.dashboard.activeToday": "Heute aktive Benutzer",

@@ -676,6 +676,7 @@ export const en = {
   "admin.dashboard.figures": "Key figures",
   "admin.dashboard.used": "Storage used",
   "admin.dashboard.ofDisk": "{percent} % of {total} (disk)",
+  "admin.dashboard.capacityUnknown": "Object storage: no fixed capacity",
   "admin.dashboard.ofQuota": "{percent} % of the {total} quota",
   "admin.dashboard.free": "Free",
   "admin.dashboard.activeToday": "Active users today",

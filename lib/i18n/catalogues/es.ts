@@ -690,6 +690,7 @@ export const es: Partial<Messages> = {
   "admin.dashboard.figures": "Cifras clave",
   "admin.dashboard.used": "Almacenamiento usado",
   "admin.dashboard.ofDisk": "{percent} % de {total} (disco)",
+  "admin.dashboard.capacityUnknown": "Almacenamiento de objetos: sin capacidad fija",
   "admin.dashboard.ofQuota": "{percent} % de la cuota de {total}",
   "admin.dashboard.free": "Libre",
   "admin.dashboard.activeToday": "Usuarios activos hoy",

@@ -675,6 +675,7 @@ export const fr: Messages = {
   "admin.dashboard.figures": "Chiffres clés",
   "admin.dashboard.used": "Stockage utilisé",
   "admin.dashboard.ofDisk": "{percent} % de {total} (disque)",
+  "admin.dashboard.capacityUnknown": "Stockage objet : pas de capacité fixe",
   "admin.dashboard.ofQuota": "{percent} % du quota de {total}",
   "admin.dashboard.free": "Libre",
   "admin.dashboard.activeToday": "Utilisateurs actifs aujourd’hui",

@@ -690,6 +690,7 @@ export const it: Partial<Messages> = {
   "admin.dashboard.figures": "Dati principali",
   "admin.dashboard.used": "Spazio usato",
   "admin.dashboard.ofDisk": "{percent} % di {total} (disco)",
+  "admin.dashboard.capacityUnknown": "Archiviazione a oggetti: nessuna capacità fissa",
   "admin.dashboard.ofQuota": "{percent} % della quota di {total}",
   "admin.dashboard.free": "Libero",
   "admin.dashboard.activeToday": "Utenti attivi oggi",

@@ -690,6 +690,7 @@ export const pt: Partial<Messages> = {
   "admin.dashboard.figures": "Números principais",
   "admin.dashboard.used": "Armazenamento usado",
   "admin.dashboard.ofDisk": "{percent} % de {total} (disco)",
+  "admin.dashboard.capacityUnknown": "Armazenamento de objetos: sem capacidade fixa",
   "admin.dashboard.ofQuota": "{percent} % da quota de {total}",
   "admin.dashboard.free": "Livre",
   "admin.dashboard.activeToday": "Utilizadores ativos hoje",

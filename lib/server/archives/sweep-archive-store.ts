@@ -45,5 +45,7 @@ export async function sweepArchiveStore(db: Db): Promise<number> {
     if (batch.length === 500) await sweep();
   }
   await sweep();
+  // An S3 tier: multipart writes a crash left unfinished (their parts belong to no object).
+  removed += (await store.abortAbandonedWrites?.(new Date(cutoff))) ?? 0;
   return removed;
 }

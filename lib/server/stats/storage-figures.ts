@@ -15,11 +15,15 @@ type UserSizeRow = { id: number; login: string; firstname: string; lastname: str
 const toUserSizes = (found: UserSizeRow[]): UserSize[] =>
   found.map((r) => ({ id: String(r.id), user: `${r.firstname} ${r.lastname}`.trim() || r.login, login: r.login, size: Number(r.size) }));
 
-/** Bytes of every version (trashed included, as quotas count), against the platform quota or the disk. */
+/**
+ * Bytes of every version (trashed included, as quotas count), against the platform quota or the
+ * disk. Without a quota on a store that knows no free space (S3), `free` and `percent` are null.
+ */
 export async function mainStorage(db: DbOrTx) {
   const [config, used] = await Promise.all([getPlatformConfig(db), usedOnPlatform(db)]);
   const quota = config.quota;
-  const free = quota !== null ? Math.max(0, quota - used) : ((await getBlobStore().freeBytes()) ?? 0);
+  const free = quota !== null ? Math.max(0, quota - used) : await getBlobStore().freeBytes();
+  if (free === null) return { used, free: null, quota, percent: null };
   const capacity = quota ?? used + free;
   const percent = capacity > 0 ? Math.round((used / capacity) * 10_000) / 100 : 0;
   return { used, free, quota, percent };

@@ -180,7 +180,8 @@ describe("GET /archives and GET, PUT, DELETE /archive/(type)/(id)", () => {
     const byOld = await readArchive(user.token, "file", draftId);
     expect(byOld.body.id).toBe(archive.id);
     expectError(await readArchive(other.token, "file", report.version.id), 404, "not_found");
-    expectError(await readArchive(user.token, "folder", report.version.id), 404, "not_found");
+    // A file's id asked as a folder's names nothing (unless the folder sequence gave the archived folder that very number).
+    if (report.version.id !== project.id) expectError(await readArchive(user.token, "folder", report.version.id), 404, "not_found");
 
     const updated = await updateArchive(user.token, "file", report.version.id, { name: "report 2025.txt", comment: " kept for the audit " });
     expect(updated.status, updated.text).toBe(200);

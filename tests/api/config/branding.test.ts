@@ -1,4 +1,3 @@
-import fs from "node:fs/promises";
 import { and, desc, eq, like } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { configResponse, DEFAULT_BRAND_COLOR, publicConfigResponse } from "@/lib
 import { collectBlobs } from "@/lib/server/blobs/collect-blobs";
 import { readStoredConfig } from "@/lib/server/config/platform-config";
 import { getBlobStore } from "@/lib/storage";
+import { ageBlob, blobExists } from "../../helpers/blob-files";
 import { createAdmin, createTestGroup, createTestUser, unique, type TestUser } from "../../helpers/factories";
 import { call, expectError, type CallOptions } from "../../helpers/http";
 import { expectAuthRequired } from "../../helpers/security";
@@ -47,8 +47,6 @@ async function fetchLogo(url = "/api/config/logo", headers: Record<string, strin
 }
 
 const publicConfig = async () => publicConfigResponse.strict().parse((await call(publicConfigRoute.GET, {})).body);
-const blobPath = (id: string) => getBlobStore().localPath(id)!;
-const exists = (p: string) => fs.stat(p).then(() => true, () => false);
 
 let admin: TestUser;
 let original: Awaited<ReturnType<typeof stored>>;
@@ -182,10 +180,9 @@ describe("platform logo", () => {
   it("is kept by the blob collection, however old", async () => {
     await upload(admin.token, form(await png(64, 64)));
     const blobId = (await stored()).logo!.blob_id;
-    const old = new Date(Date.now() - 2 * 3_600_000);
-    await fs.utimes(blobPath(blobId), old, old);
+    await ageBlob(blobId, 2 * 3_600_000);
     await collectBlobs(await getDb());
-    expect(await exists(blobPath(blobId))).toBe(true);
+    expect(await blobExists(blobId)).toBe(true);
     expect((await fetchLogo()).status).toBe(200);
   });
 

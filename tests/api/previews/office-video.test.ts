@@ -178,7 +178,9 @@ describe.skipIf(!isInstalled("bubblewrap"))("the converter sandbox", () => {
     expect(execFileSync("bash", ["-c", connect]).toString()).toContain("connected");
   });
 
-  it("sees neither the data folder nor the blobs, only its input, read-only", async () => {
+  // The blobs' own files are what the sandbox must not see: on STORAGE=s3 there are none on this
+  // machine (converted-input.ts copies the blob into the work folder), so the check means nothing there.
+  it.skipIf(process.env.STORAGE === "s3")("sees neither the data folder nor the blobs, only its input, read-only", async () => {
     const owner = await createTestUser();
     const { version } = await uploadBytes(owner, owner.privateRootId!, "secret.txt", Buffer.from("top secret"));
     const blobPath = getBlobStore().localPath(version.blobId!)!;

@@ -1,4 +1,3 @@
-import fs from "node:fs/promises";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as copyRoute from "@/app/api/template/file/copy/route";
@@ -14,6 +13,7 @@ import { templateResponse } from "@/lib/contracts/templates";
 import { hashToken } from "@/lib/server/auth/tokens";
 import { collectBlobs } from "@/lib/server/blobs/collect-blobs";
 import { getBlobStore } from "@/lib/storage";
+import { blobExists } from "../../helpers/blob-files";
 import { createAdmin, createTestUser, latestLog, unique, type TestUser } from "../../helpers/factories";
 import { createFileScene, OPEN_TIMEOUT, openDatabase } from "../../helpers/file-ops-factories";
 import { allRightsBut, createFolder, grantRight, uploadText } from "../../helpers/files";
@@ -219,7 +219,7 @@ describe("GET, PUT and DELETE /template/file/(id)", () => {
     await db.delete(files).where(eq(files.id, file.id));
     await db.update(blobs).set({ createdAt: new Date(Date.now() - 3 * 3600_000) }).where(eq(blobs.id, version.blobId!));
     await collectBlobs(db);
-    expect(await fs.stat(getBlobStore().localPath(version.blobId!)!).then(() => true)).toBe(true);
+    expect(await blobExists(version.blobId!)).toBe(true);
     expect((await read(owner.token, template.id)).body).not.toHaveProperty("thumb_token");
 
     expectError(await remove(other.token, template.id), 404, "template_not_found");

@@ -18,12 +18,12 @@ import { POST as fileTus } from "@/app/api/file/tus/route";
 import { POST as tusCreate } from "@/app/api/tus/[[...path]]/route";
 import { createTestUser } from "../../helpers/factories";
 import { uploadText } from "../../helpers/files";
+import { ageBlob, blobExists } from "../../helpers/blob-files";
 import { call } from "../../helpers/http";
 import { multipartBody, openDatabase } from "../../helpers/upload-factories";
 
 const HOUR = 3_600_000;
 const exists = (p: string) => fs.stat(p).then(() => true, () => false);
-const blobPath = (id: string) => getBlobStore().localPath(id)!;
 const ago = (ms: number) => new Date(Date.now() - ms);
 
 async function backdateBlobRow(id: string, ms: number) {
@@ -37,7 +37,7 @@ async function storeBlob(text: string, options: { row?: boolean; ageMs?: number 
     const db = await getDb();
     await db.insert(blobs).values({ id: blob.id, size: blob.size, md5: blob.md5, createdAt: ago(options.ageMs ?? 0) });
   }
-  if (options.ageMs) await fs.utimes(blobPath(blob.id), ago(options.ageMs), ago(options.ageMs));
+  if (options.ageMs) await ageBlob(blob.id, options.ageMs);
   return blob;
 }
 
@@ -56,9 +56,9 @@ describe("job blobs.collect", () => {
     const db = await getDb();
     const left = new Set((await db.select({ id: blobs.id }).from(blobs).where(inArray(blobs.id, [oldUnused.id, youngUnused.id, version.blobId!]))).map((r) => r.id));
     expect(left).toEqual(new Set([youngUnused.id, version.blobId!]));
-    expect(await exists(blobPath(oldUnused.id))).toBe(false);
-    expect(await exists(blobPath(youngUnused.id))).toBe(true);
-    expect(await exists(blobPath(version.blobId!))).toBe(true);
+    expect(await blobExists(oldUnused.id)).toBe(false);
+    expect(await blobExists(youngUnused.id)).toBe(true);
+    expect(await blobExists(version.blobId!)).toBe(true);
   });
 
   it("deletes old store files that no row knows, but not profile pictures nor recent writes", async () => {
@@ -70,9 +70,9 @@ describe("job blobs.collect", () => {
     await db.update(users).set({ pictureBlobId: picture.id }).where(eq(users.id, user.id));
 
     await collectBlobs(db);
-    expect(await exists(blobPath(orphan.id))).toBe(false);
-    expect(await exists(blobPath(inFlight.id))).toBe(true);
-    expect(await exists(blobPath(picture.id))).toBe(true);
+    expect(await blobExists(orphan.id)).toBe(false);
+    expect(await blobExists(inFlight.id)).toBe(true);
+    expect(await blobExists(picture.id)).toBe(true);
   });
 
   it("collects the blob a content replacement left behind, once it is old", async () => {
@@ -82,7 +82,7 @@ describe("job blobs.collect", () => {
     expect(res.status, res.text).toBe(200);
     await backdateBlobRow(version.blobId!, 2 * HOUR);
     await collectBlobs(await getDb());
-    expect(await exists(blobPath(version.blobId!))).toBe(false);
+    expect(await blobExists(version.blobId!)).toBe(false);
   });
 });
 
