@@ -3,7 +3,7 @@ import { cache } from "react";
 import { getDb } from "@/db";
 import type { User } from "@/db/schema";
 import { AppError } from "../errors";
-import { requestInfo } from "../http/route";
+import { requestInfo } from "../http/request-info";
 import { authenticateToken } from "./authenticate";
 import { readWebSessionToken } from "./web-session";
 

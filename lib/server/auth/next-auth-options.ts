@@ -7,7 +7,7 @@ import { displayName } from "../audit/write-log";
 import { completeSignInBody, type MfaRequiredDetails } from "@/lib/contracts/mfa";
 import type { RequestInfo } from "../context";
 import { AppError } from "../errors";
-import { requestInfo } from "../http/route";
+import { requestInfo } from "../http/request-info";
 import { completeSignIn } from "../mfa/complete-sign-in";
 import { relyingParty } from "../mfa/relying-party";
 import { connect } from "./connect";

@@ -11,7 +11,7 @@ import { getPlatformConfig } from "../config/platform-config";
 import type { RequestInfo } from "../context";
 import { AppError } from "../errors";
 import { toWebRequest } from "../http/node-route";
-import { requestInfo } from "../http/route";
+import { requestInfo } from "../http/request-info";
 import { appUrl } from "../mail/app-url";
 import { revokeGrants } from "./app-access";
 import { ACCESS_TOKEN_SECONDS, CODE_SECONDS, oauth2Model, REFRESH_TOKEN_SECONDS, type OAuthClient } from "./oauth2-model";

@@ -8,7 +8,7 @@ import { attachmentDisposition } from "../downloads/content-disposition";
 import { sendError, toWebRequest } from "../http/node-route";
 import { AppError } from "../errors";
 import { parseEnvironment } from "../events/record-event";
-import { requestInfo } from "../http/route";
+import { requestInfo } from "../http/request-info";
 import { appUrl } from "../mail/app-url";
 import { openShare } from "./public-share";
 import { recipientKeyOf } from "../share-emails/visit-recipient";
