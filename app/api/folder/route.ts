@@ -1,7 +1,7 @@
 import { createFolderBody, createFolderQuery } from "@/lib/contracts/folders";
 import { copyFolder } from "@/lib/server/folders/copy-folder";
 import { createFolder } from "@/lib/server/folders/create-folder";
-import { modeOf } from "@/lib/server/http/mode";
+import { modeOf } from "@/lib/server/present/mode";
 import { otherMethods } from "@/lib/server/http/methods";
 import { created, route } from "@/lib/server/http/route";
 

@@ -6,7 +6,7 @@ import { getBlobStore } from "@/lib/storage";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { getFolderOrThrow } from "../folders/get-folder";
-import type { Mode } from "../http/mode";
+import type { Mode } from "../present/mode";
 import { commitUpload, type CommitResult } from "./commit-upload";
 import { getFileOrThrow } from "./get-file";
 import { validateName, sameName } from "./names";

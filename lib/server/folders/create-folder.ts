@@ -6,7 +6,7 @@ import { isAdmin, type AuthedCtx } from "../context";
 import { AppError, forbidden } from "../errors";
 import { FOLDER_EVENT, recordEvent } from "../events/record-event";
 import { validateName } from "../files/names";
-import type { Mode } from "../http/mode";
+import type { Mode } from "../present/mode";
 import { resolveFolderRights } from "../rights/resolve-rights";
 import { findLiveChildFolder, lockFolderName } from "./folder-names";
 import { getFolderOrThrow } from "./get-folder";

@@ -5,7 +5,7 @@ import { fileVersions, files, folders, type Folder, type User } from "@/db/schem
 import type { ReadFolderQuery } from "@/lib/contracts/folders";
 import type { AuthedCtx } from "../context";
 import { presentFiles } from "../files/present-files";
-import { modeOf } from "../http/mode";
+import { modeOf } from "../present/mode";
 import { resolveRightsMany } from "../rights/resolve-many";
 import type { Rights } from "../rights/rights";
 import { targetIdsOf } from "../rights/targets";

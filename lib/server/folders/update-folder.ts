@@ -6,7 +6,7 @@ import { writeLog } from "../audit/write-log";
 import { isAdmin, type AuthedCtx } from "../context";
 import { AppError, forbidden } from "../errors";
 import { validateName } from "../files/names";
-import type { Mode } from "../http/mode";
+import type { Mode } from "../present/mode";
 import { resolveFolderRights } from "../rights/resolve-rights";
 import { findLiveChildFolder, isPrivateRoot, lockFolderName } from "./folder-names";
 import { getFolderOrThrow, lockFolderRow } from "./get-folder";

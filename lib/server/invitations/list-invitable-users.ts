@@ -4,7 +4,7 @@ import type { InvitableUser, InvitableUsersQuery } from "@/lib/contracts/invitat
 import { displayName } from "../audit/write-log";
 import type { AuthedCtx } from "../context";
 import { getFolderOrThrow } from "../folders/get-folder";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { matchesKeyword } from "../users/list-users";
 
 /**

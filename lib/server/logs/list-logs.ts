@@ -3,7 +3,7 @@ import { logs } from "@/db/schema";
 import { GUEST_USER_ID, type ListLogsQuery } from "@/lib/contracts/logs";
 import { type AuthedCtx, isAdmin } from "../context";
 import { forbidden } from "../errors";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { serializeLog } from "./serialize-log";
 
 /** GET /logs: administrators read the audit log, newest first, filtered and paged. */

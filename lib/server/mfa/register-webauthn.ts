@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { mfaWebauthnCredentials } from "@/db/schema";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { assertFactorAllowed, logMfaChange, mfaOwner, recoveryCodesIfNone } from "./account-mfa";
 import { findEnrolmentChallenge, spendChallenge } from "./challenges";
 import type { RelyingParty } from "./relying-party";

@@ -4,7 +4,7 @@ import { oauth2AccessTokens, oauth2Apps, sessions, users, type OAuth2App, type O
 import type { AppResponse, GrantResponse } from "@/lib/contracts/oauth2";
 import { OAUTH2_KINDS } from "@/lib/contracts/oauth2";
 import { displayName } from "../audit/write-log";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { loadOwnerNames } from "../users/owner-names";
 
 type Kind = (typeof OAUTH2_KINDS)[number];

@@ -6,7 +6,7 @@ import { nameKey } from "../files/names";
 import { presentFiles } from "../files/present-files";
 import { findLiveChildFolder } from "../folders/folder-names";
 import { presentFolders } from "../folders/present-folders";
-import type { Mode } from "../http/mode";
+import type { Mode } from "../present/mode";
 import { resolveRights } from "../rights/resolve-rights";
 import { findAllRoots } from "../spaces/find-spaces";
 

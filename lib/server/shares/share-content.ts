@@ -1,5 +1,5 @@
 import type { Ctx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { openShare } from "./public-share";
 import { getSharedFolderOrThrow, loadFolderItems, loadRootItems, presentShareItems } from "./share-items";
 

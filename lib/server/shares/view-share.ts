@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { publicShareResponse } from "@/lib/contracts/shares";
 import type { Ctx } from "../context";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { isUnlocked } from "../links/link-access";
 import { loadOwnerNames } from "../users/owner-names";
 import { getPublicShareOrThrow, protectionOf } from "./load-share";

@@ -28,7 +28,7 @@ import type {
   SignatureStatus,
 } from "@/lib/contracts/signatures";
 import { displayName } from "../audit/write-log";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { makeToken, signingUrl } from "./signing-token";
 
 /**

@@ -3,7 +3,7 @@ import { signatureActors, signatureDocuments, signatureFields, users } from "@/d
 import type { PublicSigningResponse, SignatureLevel, SignatureStatus, ActorStatus, ActorType } from "@/lib/contracts/signatures";
 import { displayName } from "../audit/write-log";
 import type { Ctx } from "../context";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { presentField } from "./present-signatures";
 import { recordActivity } from "./record-activity";
 import { needsCode, openSignerOrThrow } from "./signer-access";

@@ -4,7 +4,7 @@ import { notFound } from "../errors";
 import { attachContent, levelsBelowList, toNodes, type FolderNode } from "../folders/folder-content";
 import type { FolderJson } from "../folders/present-folders";
 import { readFolder } from "../folders/read-folder";
-import { modeOf } from "../http/mode";
+import { modeOf } from "../present/mode";
 import { findCompanyRoots, findPrivateRoot, findSharedRoots, type SpaceEntry } from "./find-spaces";
 
 export type SpaceType = "private" | "company" | "shared";

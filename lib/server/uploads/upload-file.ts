@@ -12,7 +12,7 @@ import { validateName } from "../files/names";
 import { presentFiles, type FileItem, type FileJson } from "../files/present-files";
 import type { BodySource } from "../http/body-source";
 import { streamMultipartFile, type FilePart } from "../http/multipart";
-import type { Mode } from "../http/mode";
+import type { Mode } from "../present/mode";
 import { remainingQuota } from "../quotas/assert-quota";
 import { capBytes, chunkOffset, dropIfEmpty, expectedChunkBytes, openChunkedUpload, receiveChunk, receiveChunkPart, writeChunkAt, type ChunkPart } from "./receive-chunk";
 import { assertUploadAllowed, ensureTargetFolder } from "./upload-target";

@@ -4,7 +4,7 @@ import { groupManagers, groupMembers, groups, users } from "@/db/schema";
 import type { listUsersQuery } from "@/lib/contracts/users";
 import type { AuthedCtx } from "../context";
 import { forbidden, notFound } from "../errors";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { groupIdsManagedBy, loadUserRelations, serializeUser } from "./serialize-user";
 
 type Query = z.output<typeof listUsersQuery>;

@@ -4,7 +4,7 @@ import { groupManagers, groupMembers, groups, type User } from "@/db/schema";
 import type { UserResponse } from "@/lib/contracts/users";
 import { isActiveNow } from "../auth/account-state";
 import { getPlatformConfig } from "../config/platform-config";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { allowedFactors, loadFactors, NO_FACTORS, type Factors } from "../mfa/factors";
 
 type GroupRef = { id: string; login: string };
