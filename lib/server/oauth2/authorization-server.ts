@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { getDb, type Db } from "@/db";
 import { oauth2AccessTokens, oauth2Grants, oauth2RefreshTokens, sessions } from "@/db/schema";
 import { authenticateToken } from "../auth/authenticate";
-import { SCOPES } from "../auth/scopes";
+import { SCOPES } from "@/lib/contracts/scopes";
 import { hashToken } from "../auth/tokens";
 import { readWebSessionToken } from "../auth/web-session";
 import { getPlatformConfig } from "../config/platform-config";

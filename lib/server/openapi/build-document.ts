@@ -1,4 +1,4 @@
-import { SCOPES } from "../auth/scopes";
+import { SCOPES } from "@/lib/contracts/scopes";
 import { neededScope } from "../http/api-areas";
 import type { Auth, Handler } from "../http/route";
 import { jsonSchema } from "./json-schema";
