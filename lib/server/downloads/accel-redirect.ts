@@ -1,4 +1,4 @@
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { PreparedDownload } from "./prepare-download";
 
 /**

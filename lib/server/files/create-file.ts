@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { fileVersions, files } from "@/db/schema";
 import type { CreateFileBody } from "@/lib/contracts/files";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { getFolderOrThrow } from "../folders/get-folder";

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";
 import { attachmentDisposition } from "../downloads/content-disposition";

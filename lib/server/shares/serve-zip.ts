@@ -3,7 +3,7 @@ import { pipeline } from "node:stream/promises";
 import { ZipFile } from "yazl";
 import { getDb } from "@/db";
 import { shareKeyParams } from "@/lib/contracts/shares";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import { attachmentDisposition } from "../downloads/content-disposition";
 import { sendError, toWebRequest } from "../http/node-route";
 import { AppError } from "../errors";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { and, inArray, isNotNull, lt, or } from "drizzle-orm";
 import type { Db } from "@/db";
 import { uploads } from "@/db/schema";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import { chunksRoot, incomingDir, removeWorkFiles, tusDir } from "./upload-sessions";
 
 /** How long an unfinished upload may sit untouched: UPLOAD_EXPIRY_HOURS, 24 by default. */

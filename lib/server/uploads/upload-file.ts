@@ -3,7 +3,7 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Folder } from "@/db/schema";
 import { uploadFields, uploadFieldsObject, type UploadFields } from "@/lib/contracts/uploads";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { StoredBlob } from "@/lib/storage/blob-store";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
