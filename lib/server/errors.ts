@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { ZodError } from "zod";
 import { StorageError, type StorageErrorCode } from "@/lib/storage/storage-error";

@@ -1,3 +1,4 @@
+import "server-only";
 import path from "node:path";
 import type { Transform } from "node:stream";
 import zlib from "node:zlib";

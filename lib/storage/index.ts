@@ -1,3 +1,4 @@
+import "server-only";
 import path from "node:path";
 import { dataDir } from "@/lib/config/data-dir";
 import type { BlobStore } from "./blob-store";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * What a blob store refuses, in its own words: the server maps each code to the contract's error
  * (lib/server/errors.ts), so this layer knows nothing of HTTP.

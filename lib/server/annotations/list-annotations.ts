@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
 import { annotationReads, annotations } from "@/db/schema";
 import type { TargetType } from "@/lib/contracts/annotations";

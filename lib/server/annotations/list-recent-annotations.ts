@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { annotations, files, folders } from "@/db/schema";
 import type { AuthedCtx } from "../context";

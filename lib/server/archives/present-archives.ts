@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import type { Archive } from "@/db/schema";
 import type { ArchiveResponse } from "@/lib/contracts/archives";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { archiveVersions, fileVersions } from "@/db/schema";
 import type { ArchiveResponse } from "@/lib/contracts/archives";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { rows, type Db, type DbOrTx } from "@/db";
 import { archives, archiveVersions, blobs, fileVersions, files, folders, users, type Archive, type ArchiveVersion, type Folder } from "@/db/schema";

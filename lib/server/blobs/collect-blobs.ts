@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { rows, type Db } from "@/db";
 import { getBlobStore } from "@/lib/server/blobs/stores";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Readable } from "node:stream";
 import { getBlobStore as storageBlobStore, type BlobStore } from "@/lib/storage";
 import { getArchiveStore as storageArchiveStore } from "@/lib/storage/archive-store";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Readable } from "node:stream";
 import sharp, { type OutputInfo } from "sharp";
 import type { StoredLogo } from "@/lib/contracts/config";

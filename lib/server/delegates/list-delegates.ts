@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, count, eq } from "drizzle-orm";
 import { groupManagers } from "@/db/schema";
 import type { AuthedCtx } from "../context";

@@ -1,3 +1,4 @@
+import "server-only";
 import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { PreparedDownload } from "./prepare-download";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { FileHandle } from "node:fs/promises";
 import fs from "node:fs/promises";
 import type { ServerResponse } from "node:http";

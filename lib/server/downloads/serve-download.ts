@@ -1,3 +1,4 @@
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getDb, type Db } from "@/db";
 import { downloadParams, downloadQuery, tokenDownloadQuery } from "@/lib/contracts/uploads";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, desc, eq } from "drizzle-orm";
 import { emails } from "@/db/schema";
 import type { ListEmailsQuery } from "@/lib/contracts/emails";

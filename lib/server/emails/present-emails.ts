@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import type { emails } from "@/db/schema";
 import type { EmailResponse, EmailType } from "@/lib/contracts/emails";

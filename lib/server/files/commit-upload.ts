@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, max, sql } from "drizzle-orm";
 import { blobs, fileVersions, files, folders, type FileRow, type FileVersion, type Folder } from "@/db/schema";
 import { getBlobStore } from "@/lib/server/blobs/stores";

@@ -1,3 +1,4 @@
+import "server-only";
 import { fileTypeFromBuffer } from "file-type/core";
 import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { StoredBlob } from "@/lib/storage/blob-store";

@@ -1,3 +1,4 @@
+import "server-only";
 import { Readable } from "node:stream";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { fileVersions, files } from "@/db/schema";

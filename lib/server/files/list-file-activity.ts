@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, isNull, lt } from "drizzle-orm";
 import { fileVersions, files, folders } from "@/db/schema";
 import type { AuthedCtx } from "../context";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { fileVersions } from "@/db/schema";
 import type { AuthedCtx } from "../context";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, ne, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, files, folders, type FileRow, type FileVersion, type Folder } from "@/db/schema";

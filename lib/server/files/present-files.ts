@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, inArray, isNull } from "drizzle-orm";
 import { fileVersions, type FileRow, type FileVersion, type Folder } from "@/db/schema";
 import { annotationFields, countAnnotations, type AnnotationCounts } from "../annotations/count-annotations";

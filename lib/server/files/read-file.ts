@@ -1,3 +1,4 @@
+import "server-only";
 import type { AuthedCtx } from "../context";
 import type { Mode } from "../present/mode";
 import { getFileOrThrow } from "./get-file";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { files, folders } from "@/db/schema";

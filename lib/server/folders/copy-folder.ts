@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { rows, type Tx } from "@/db";
 import { folders, type Folder } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { folders } from "@/db/schema";
 import type { CreateFolderBody } from "@/lib/contracts/folders";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { rows, type DbOrTx } from "@/db";
 import { fileVersions, files, folders, type FileRow, type FileVersion, type Folder, type User } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gte, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { rows, type DbOrTx } from "@/db";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, count, ilike, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { groups } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Access, Area } from "@/lib/contracts/scopes";
 
 /**

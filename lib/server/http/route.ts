@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import { getDb, type Db } from "@/db";
 import { applyAsId, authenticateToken } from "../auth/authenticate";

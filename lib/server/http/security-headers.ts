@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The security headers of the web screens and of the API, built in one place so proxy.ts (pages,
  * per request) and next.config.ts (static headers, fixed at build time) agree. Pure: no

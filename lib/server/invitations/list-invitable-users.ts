@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, count, eq, inArray, isNull, ne, notExists, notInArray, sql, type SQL } from "drizzle-orm";
 import { folders, rights, users } from "@/db/schema";
 import type { InvitableUser, InvitableUsersQuery } from "@/lib/contracts/invitations";

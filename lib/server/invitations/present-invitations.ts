@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import type { InvitationRow } from "@/db/schema";
 import type { InvitationResponse } from "@/lib/contracts/invitations";

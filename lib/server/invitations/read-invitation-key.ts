@@ -1,3 +1,4 @@
+import "server-only";
 import type { InvitationPreview } from "@/lib/contracts/invitations";
 import type { Ctx } from "../context";
 import { iso } from "../present/envelope";

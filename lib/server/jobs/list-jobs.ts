@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { jobs } from "@/db/schema";
 import type { ListJobsQuery } from "@/lib/contracts/jobs";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { fileLocks, files, folders } from "@/db/schema";
 import type { AuthedCtx } from "../context";

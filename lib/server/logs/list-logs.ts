@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, desc, eq, gte, inArray, isNull, lte, type SQL } from "drizzle-orm";
 import { logs } from "@/db/schema";
 import { GUEST_USER_ID, type ListLogsQuery } from "@/lib/contracts/logs";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import OAuth2Server from "@node-oauth/oauth2-server";
 import { and, eq } from "drizzle-orm";

@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, count } from "drizzle-orm";
 import { oauth2Apps } from "@/db/schema";
 import type { AuthedCtx } from "../context";

@@ -1,3 +1,4 @@
+import "server-only";
 import { count, desc, eq } from "drizzle-orm";
 import { oauth2Grants } from "@/db/schema";
 import type { AuthedCtx } from "../context";

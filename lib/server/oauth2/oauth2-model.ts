@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, lt } from "drizzle-orm";
 import OAuth2Server from "@node-oauth/oauth2-server";
 import type { DbOrTx } from "@/db";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, inArray, max, min, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { oauth2AccessTokens, oauth2Apps, sessions, users, type OAuth2App, type OAuth2Grant } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { SCOPES } from "@/lib/contracts/scopes";
 import { neededScope } from "../http/api-areas";
 import type { Auth, Handler } from "../http/route";

@@ -1,3 +1,4 @@
+import "server-only";
 import { buildOpenApiDocument, type RouteModule } from "./build-document";
 
 let built: Promise<unknown> | undefined;

@@ -1,3 +1,4 @@
+import "server-only";
 import { Readable } from "node:stream";
 import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { AuthedCtx } from "../context";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Readable } from "node:stream";
 import { and, eq, inArray } from "drizzle-orm";
 import sharp from "sharp";

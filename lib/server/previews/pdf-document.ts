@@ -1,3 +1,4 @@
+import "server-only";
 import type { Readable } from "node:stream";
 import type { PDFDocumentProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { getBlobStore } from "@/lib/server/blobs/stores";

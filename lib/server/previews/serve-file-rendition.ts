@@ -1,3 +1,4 @@
+import "server-only";
 import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq } from "drizzle-orm";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { getDb, type DbOrTx } from "@/db";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import { and, countDistinct, desc, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";

@@ -1,3 +1,4 @@
+import "server-only";
 import { count, desc, eq } from "drizzle-orm";
 import { shares } from "@/db/schema";
 import type { AuthedCtx } from "../context";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import type { ShareRow } from "@/db/schema";
 import { assertLinkAccess } from "../links/link-access";

@@ -1,3 +1,4 @@
+import "server-only";
 import { count, countDistinct, desc, eq, inArray, max, sql } from "drizzle-orm";
 import { files, shareAccesses } from "@/db/schema";
 import type { AuthedCtx } from "../context";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Ctx } from "../context";
 import { envelope } from "../present/envelope";
 import { openShare } from "./public-share";

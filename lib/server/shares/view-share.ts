@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import type { publicShareResponse } from "@/lib/contracts/shares";
 import type { Ctx } from "../context";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, files, folders, type ShareRow } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { Readable } from "node:stream";
 import { max, eq } from "drizzle-orm";
 import { signatureDocuments } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";

@@ -1,3 +1,4 @@
+import "server-only";
 import { Readable } from "node:stream";
 import { and, eq, isNotNull, or } from "drizzle-orm";
 import { ZipFile } from "yazl";

@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, count, eq } from "drizzle-orm";
 import { signatureActivities, signatureActors } from "@/db/schema";
 import type { SignatureActivityResponse } from "@/lib/contracts/signatures";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, desc, eq, ilike, inArray, isNull, ne, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { signatureActors, signatureRequests, type SignatureRequestRow } from "@/db/schema";

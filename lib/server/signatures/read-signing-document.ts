@@ -1,3 +1,4 @@
+import "server-only";
 import { Readable } from "node:stream";
 import { and, eq } from "drizzle-orm";
 import { fileVersions, signatureDocuments } from "@/db/schema";

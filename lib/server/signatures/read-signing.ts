@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { signatureActors, signatureDocuments, signatureFields, users } from "@/db/schema";
 import type { PublicSigningResponse, SignatureLevel, SignatureStatus, ActorStatus, ActorType } from "@/lib/contracts/signatures";

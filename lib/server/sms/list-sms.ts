@@ -1,3 +1,4 @@
+import "server-only";
 import { count, desc } from "drizzle-orm";
 import { smsMessages } from "@/db/schema";
 import type { AuthedCtx } from "../context";

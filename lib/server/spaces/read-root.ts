@@ -1,3 +1,4 @@
+import "server-only";
 import type { ReadFolderQuery } from "@/lib/contracts/folders";
 import type { AuthedCtx } from "../context";
 import { notFound } from "../errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { count } from "drizzle-orm";
 import { tagCategories } from "@/db/schema";
 import type { AuthedCtx } from "../context";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, eq, inArray } from "drizzle-orm";
 import { tagLinks, tags } from "@/db/schema";
 import type { TagElementType } from "@/lib/contracts/tags";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import { files, folders, tagActivities, TAG_ACTIVITY, type TagActivity } from "@/db/schema";
 import type { TagActivityResponse } from "@/lib/contracts/tags";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, eq, sql } from "drizzle-orm";
 import { tags } from "@/db/schema";
 import type { ListTagsQuery } from "@/lib/contracts/tags";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { CopyTemplateInput } from "@/lib/contracts/templates";
 import type { AuthedCtx } from "../context";
 import { commitUpload } from "../files/commit-upload";

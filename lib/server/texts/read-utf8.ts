@@ -1,3 +1,4 @@
+import "server-only";
 import { getBlobStore } from "@/lib/server/blobs/stores";
 
 /** The first `maxBytes` of a blob decoded as UTF-8 (invalid sequences become U+FFFD). */

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, countDistinct, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { shareAccesses, shares } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { events } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { inArray, sql } from "drizzle-orm";
 import { rows } from "@/db";
 import { fileVersions, files, folders, type TrashItem } from "@/db/schema";

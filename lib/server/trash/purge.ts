@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, files, folders, trashItems, type TrashItem } from "@/db/schema";

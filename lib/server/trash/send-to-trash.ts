@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, files, folders, trashItems, type FileRow, type Folder, type TrashItem } from "@/db/schema";

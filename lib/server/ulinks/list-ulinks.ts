@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, desc, eq, isNull } from "drizzle-orm";
 import { ulinks } from "@/db/schema";
 import type { AuthedCtx } from "../context";

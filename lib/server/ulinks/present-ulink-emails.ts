@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { ulinkEmails, ulinks } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, inArray, isNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { folders, ulinkDeposits, type UlinkRow } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import fs from "node:fs/promises";
 import type { StoredBlob } from "@/lib/storage/blob-store";
 import { getBlobStore, storageError } from "../blobs/stores";

@@ -1,3 +1,4 @@
+import "server-only";
 import fs from "node:fs/promises";
 import { and, eq } from "drizzle-orm";
 import { uploads } from "@/db/schema";

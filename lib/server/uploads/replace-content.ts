@@ -1,3 +1,4 @@
+import "server-only";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { eq } from "drizzle-orm";

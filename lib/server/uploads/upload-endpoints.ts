@@ -1,3 +1,4 @@
+import "server-only";
 import { fileParams } from "@/lib/contracts/files";
 import { replaceContentQuery, uploadQuery } from "@/lib/contracts/uploads";
 import { ulinkKeyParams } from "@/lib/contracts/ulinks";

@@ -1,3 +1,4 @@
+import "server-only";
 import fs from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";

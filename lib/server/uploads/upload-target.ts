@@ -1,3 +1,4 @@
+import "server-only";
 import type { Folder } from "@/db/schema";
 import type { AuthedCtx } from "../context";
 import { AppError, forbidden } from "../errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, count, eq, exists, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { groupManagers, groupMembers, groups, users } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, desc, eq } from "drizzle-orm";
 import { workflowInstances, workflowParticipants } from "@/db/schema";
 import type { WorkflowInstanceResponse } from "@/lib/contracts/workflows";

@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, eq } from "drizzle-orm";
 import { files, users, workflowObjects, workflowParticipants } from "@/db/schema";
 import type { WorkflowInstanceResponse } from "@/lib/contracts/workflows";
