@@ -15,7 +15,7 @@ import { presentFolders, type FolderJson } from "../folders/present-folders";
 import { assertNotLockedByOther } from "../locks/assert-not-locked";
 import { resolveFolderRights } from "../rights/resolve-rights";
 import { getTrashItemOrThrow } from "./get-trash-item";
-import { refreshCurrentVersion } from "./send-to-trash";
+import { refreshCurrentVersion } from "../files/live-files";
 
 type Place = Folder | "top";
 
