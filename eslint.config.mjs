@@ -17,7 +17,7 @@ const LAYERS = [
   layer("./lib/config", ["./lib/server", "./db", "./lib/storage", "./lib/contracts", "./app", ...CLIENT], "lib/config reads the environment and imports no other layer."),
 ];
 
-export default [
+const config = [
   ...nextVitals,
   ...nextTs,
   { ignores: [".next/**", "node_modules/**", "data/**", "bench/results/**", "next-env.d.ts", "playwright-report/**", "test-results/**"] },
@@ -30,3 +30,5 @@ export default [
     },
   },
 ];
+
+export default config;
