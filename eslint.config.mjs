@@ -1,9 +1,34 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-export default [
+// The layers import one way: app -> lib/server -> db, lib/storage -> lib/config; the web client
+// (components, lib/queries, lib/api-client.ts) reaches the server through HTTP only; lib/contracts,
+// shared by both sides, imports zod and itself (issue 19, part 2; scripts/import-graph.mjs prints
+// the whole graph). Paths are resolved, so `@/` and relative imports are both caught.
+const CLIENT = ["./components", "./lib/queries", "./lib/api-client.ts", "./lib/i18n"];
+const SERVER = ["./lib/server", "./db", "./lib/storage", "./lib/config"];
+const layer = (target, from, message) => ({ target, from, message });
+const LAYERS = [
+  layer(CLIENT, [...SERVER, "./app"], "Client code reaches the server through the API (lib/api-client.ts), never by import."),
+  layer("./lib/contracts", [...SERVER, ...CLIENT, "./app"], "lib/contracts is shared by the server and the web client: it imports zod and itself only."),
+  layer("./lib/server", ["./app", ...CLIENT.filter((p) => p !== "./lib/i18n")], "lib/server is called by app, never the other way round."),
+  layer("./db", ["./lib/server", "./lib/storage", "./app", ...CLIENT], "db imports nothing from the layers above it (lib/config only)."),
+  layer("./lib/storage", ["./lib/server", "./db", "./lib/contracts", "./app", ...CLIENT], "lib/storage imports nothing from the server or the database: it has its own StorageError and reads lib/config."),
+  layer("./lib/config", ["./lib/server", "./db", "./lib/storage", "./lib/contracts", "./app", ...CLIENT], "lib/config reads the environment and imports no other layer."),
+];
+
+const config = [
   ...nextVitals,
   ...nextTs,
   { ignores: [".next/**", "node_modules/**", "data/**", "bench/results/**", "next-env.d.ts", "playwright-report/**", "test-results/**"] },
   { rules: { "@typescript-eslint/no-explicit-any": "off" } },
+  { files: ["app/**", "components/**", "lib/**", "db/**", "pages/**"], rules: { "import/no-restricted-paths": ["error", { zones: LAYERS }] } },
+  {
+    files: ["lib/contracts/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ regex: "^(?!zod$|\\./|@/lib/contracts/)", message: "lib/contracts imports zod and itself only." }] }],
+    },
+  },
 ];
+
+export default config;

@@ -8,7 +8,13 @@ import { defineConfig } from "vitest/config";
 const pglite = process.env.TEST_DB === "pglite";
 
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      // Server modules import "server-only" (lib/server, lib/storage, db/index.ts); tests run them in Node.
+      "server-only": path.resolve(import.meta.dirname, "node_modules/next/dist/compiled/server-only/empty.js"),
+    },
+  },
   test: {
     testTimeout: 30_000,
     hookTimeout: 90_000,

@@ -1,7 +1,9 @@
+import "server-only";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import { dataDir } from "@/lib/config/data-dir";
 import * as schema from "./schema";
 import type { Sql } from "postgres";
 
@@ -109,10 +111,6 @@ async function openPglite(): Promise<Handle> {
   await migrate(db, { migrationsFolder: MIGRATIONS });
   // Both drivers expose the same query builder; only raw `execute` results differ (see rows()).
   return { db: db as unknown as Db, driver: "pglite", close: () => client.close() };
-}
-
-export function dataDir(): string {
-  return path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR ?? "./data");
 }
 
 /** Rows of a raw `db.execute(sql...)`, whichever driver ran it. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SignInFailure } from "@/lib/server/auth/next-auth-options";
+import type { SignInFailure } from "@/lib/contracts/sign-in";
 
 // zod 4 probes for eval (`Function("")`) before its first object parse, to compile faster
 // parsers. Our pages' CSP forbids eval, so in the browser the probe is a reported violation: tell

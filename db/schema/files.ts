@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { folders } from "./folders";
-import { shares, ulinks } from "./shares";
+import { shares } from "./shares";
 import { users } from "./users";
 
 // A file (the contract's `guid`) and its versions (the contract's File `id` is a version id).
@@ -86,62 +86,6 @@ export const fileTokens = pgTable("file_tokens", {
   type: text("type").notNull(),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
 });
-
-// An upload in progress (chunked or tus). Never visible, never counted; collected when abandoned.
-export const uploads = pgTable(
-  "uploads",
-  {
-    id: text("id").primaryKey(),
-    kind: text("kind").notNull(),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    folderId: integer("folder_id").notNull(),
-    name: text("name").notNull(),
-    size: bigint("size", { mode: "number" }),
-    chunks: integer("chunks"),
-    chunkSize: bigint("chunk_size", { mode: "number" }),
-    expectedMd5: text("expected_md5"),
-    /** For drop links and other callers that must never replace an existing file. */
-    neverOverwrite: boolean("never_overwrite").notNull().default(false),
-    context: jsonb("context"),
-    /**
-     * The drop link of an anonymous deposit (null for a user's own upload): open deposits are
-     * capped per link and expire sooner than a user's uploads.
-     */
-    ulinkId: integer("ulink_id").references(() => ulinks.id, { onDelete: "cascade" }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  // `size` is the reservation an open upload holds against the quotas: summed per user, folder and link.
-  (t) => [
-    index("uploads_updated_at_idx").on(t.updatedAt),
-    index("uploads_user_id_idx").on(t.userId),
-    index("uploads_folder_id_idx").on(t.folderId),
-    index("uploads_ulink_id_idx").on(t.ulinkId),
-  ],
-);
-
-// Timeline events (downloads, previews, versions, shares, annotations, locks).
-export const events = pgTable(
-  "events",
-  {
-    id: serial("id").primaryKey(),
-    targetType: text("target_type").notNull(),
-    targetId: integer("target_id").notNull(),
-    /** The version concerned, for file events. */
-    versionId: integer("version_id"),
-    type: integer("type").notNull(),
-    actorId: integer("actor_id"),
-    date: timestamp("date", { withTimezone: true }).notNull().defaultNow(),
-    env: jsonb("env"),
-    geo: jsonb("geo"),
-    data: jsonb("data"),
-  },
-  (t) => [
-    index("events_target_idx").on(t.targetType, t.targetId, t.date),
-    // Downloads per day for the dashboard (stats.sample counts one day's type-3 events).
-    index("events_type_date_idx").on(t.type, t.date),
-  ],
-);
 
 export type FileRow = typeof files.$inferSelect;
 export type FileVersion = typeof fileVersions.$inferSelect;

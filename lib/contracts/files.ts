@@ -68,6 +68,9 @@ export const fileResponse = z.object({
   hash: z.string(),
   lock: lockResponse.nullable(),
   nb_versions: z.number().optional(),
+  /** Full mode, when the caller sees annotations on the file (unread: not read by the caller yet). */
+  nb_annotations: z.number().optional(),
+  nb_unread_annotations: z.number().optional(),
   meta: z.record(z.string(), z.unknown()).optional(),
   path: z.string().optional(),
   mime: z.string().optional(),

@@ -129,6 +129,9 @@ const folderBase = z.object({
   purge_frequency: z.number().optional(),
   path: z.string().optional(),
   path_name: z.string().optional(),
+  /** Full mode, when the caller sees annotations on the folder (unread: not read by the caller yet). */
+  nb_annotations: z.number().optional(),
+  nb_unread_annotations: z.number().optional(),
   /** Our extension: items of the first level when it was paged. */
   content_total: z.number().optional(),
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SCOPES } from "@/lib/server/auth/scopes";
+import { SCOPES } from "@/lib/contracts/scopes";
 import { paging } from "@/lib/contracts/common";
 
 /** Application kinds: the bit of the connection option oauth_blocked that blocks the application (1, 2, 4). */

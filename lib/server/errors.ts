@@ -1,5 +1,7 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { ZodError } from "zod";
+import { StorageError, type StorageErrorCode } from "@/lib/storage/storage-error";
 
 const STATUS = {
   invalid_request: 400,
@@ -84,12 +86,20 @@ export class AppError extends Error {
 export const notFound = (what = "Resource") => new AppError("not_found", `${what} not found`);
 export const forbidden = (message = "You do not have the right to do this") => new AppError("forbidden", message);
 
+const STORAGE_CODES: Record<StorageErrorCode, ErrorCode> = { not_found: "not_found", over_limit: "insufficient_storage", full: "insufficient_storage" };
+
+/** A blob store's refusal (lib/storage) as the contract's error; anything else unchanged. */
+export function fromStorageError(error: unknown): unknown {
+  return error instanceof StorageError ? new AppError(STORAGE_CODES[error.code], error.message) : error;
+}
+
 export function errorResponse(status: number, body: ErrorBody, headers: Record<string, string> = {}): Response {
   return Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
 }
 
 /** Turns anything thrown into the contract's error body (api.md: {error, code, details}). */
-export function toErrorResponse(error: unknown): Response {
+export function toErrorResponse(thrown: unknown): Response {
+  const error = fromStorageError(thrown);
   if (error instanceof AppError) {
     return errorResponse(error.status, { error: error.message, code: error.code, details: error.details }, error.headers);
   }

@@ -1,7 +1,8 @@
+import "server-only";
 import path from "node:path";
 import type { Transform } from "node:stream";
 import zlib from "node:zlib";
-import { dataDir } from "@/db";
+import { dataDir } from "@/lib/config/data-dir";
 import type { BlobStore } from "./blob-store";
 import { uploadWorkDir } from "./index";
 import { LocalBlobStore } from "./local-store";

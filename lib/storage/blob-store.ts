@@ -1,3 +1,4 @@
+import "server-only";
 import type { Readable } from "node:stream";
 
 /** `head`: the first bytes (up to HEAD_BYTES), when the store kept them while writing, so the type can be sniffed without reading the blob back. */

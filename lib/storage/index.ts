@@ -1,5 +1,6 @@
+import "server-only";
 import path from "node:path";
-import { dataDir } from "@/db";
+import { dataDir } from "@/lib/config/data-dir";
 import type { BlobStore } from "./blob-store";
 import { LocalBlobStore } from "./local-store";
 import { S3BlobStore, s3SettingsFromEnv } from "./s3-store";

@@ -1,12 +1,13 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { AppError } from "@/lib/server/errors";
 import { HEAD_BYTES, type BlobStore, type ByteRange, type StoredBlob } from "./blob-store";
 import { createMd5, hashFile } from "./md5";
+import { StorageError } from "./storage-error";
 
 /** Blobs on the local filesystem: DATA_DIR/blobs/ab/cd/<id>, work in progress in DATA_DIR/blobs/tmp. */
 export class LocalBlobStore implements BlobStore {
@@ -17,7 +18,7 @@ export class LocalBlobStore implements BlobStore {
   }
 
   private pathOf(id: string): string {
-    if (!/^[0-9a-f-]{36}$/.test(id)) throw new AppError("not_found", "Blob not found");
+    if (!/^[0-9a-f-]{36}$/.test(id)) throw new StorageError("not_found", "Blob not found");
     return path.join(this.root, id.slice(0, 2), id.slice(2, 4), id);
   }
 
@@ -43,7 +44,7 @@ export class LocalBlobStore implements BlobStore {
       highWaterMark: 1 << 20,
       transform(chunk: Buffer, _enc, done) {
         size += chunk.length;
-        if (size > max) return done(new AppError("insufficient_storage", "Storage exhausted: the content exceeds the available quota"));
+        if (size > max) return done(new StorageError("over_limit", "Storage exhausted: the content exceeds the available quota"));
         if (headFilled < HEAD_BYTES) headFilled += chunk.copy(head, headFilled, 0, Math.min(chunk.length, HEAD_BYTES - headFilled));
         // The worker hasher makes us wait only when it is behind (bounded memory).
         const behind = md5.update(chunk);
@@ -84,7 +85,7 @@ export class LocalBlobStore implements BlobStore {
   async read(id: string, range?: ByteRange): Promise<Readable> {
     const file = this.pathOf(id);
     await fs.access(file).catch(() => {
-      throw new AppError("not_found", "The content of this file is missing");
+      throw new StorageError("not_found", "The content of this file is missing");
     });
     // 64 KiB reads: 1 MiB buffers made a 1 GiB download trigger ~60 full garbage collections
     // ("external memory pressure"); 64 KiB cut them to 3 and CPU per MiB by 40% (bench, profile).
@@ -141,9 +142,9 @@ async function readdirSafe(dir: string): Promise<string[]> {
   }
 }
 
-/** A full disk is the contract's 507; other write failures stay errors. */
+/** A full disk is a StorageError (the contract's 507); other write failures stay errors. */
 export function storageError(error: unknown): unknown {
   const code = (error as { code?: string })?.code;
-  if (code === "ENOSPC" || code === "EDQUOT") return new AppError("insufficient_storage", "The server's storage is full");
+  if (code === "ENOSPC" || code === "EDQUOT") return new StorageError("full", "The server's storage is full");
   return error;
 }

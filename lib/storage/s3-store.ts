@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
@@ -16,9 +17,9 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { AppError } from "@/lib/server/errors";
 import { HEAD_BYTES, type BlobStore, type ByteRange, type StoredBlob } from "./blob-store";
 import { createMd5 } from "./md5";
+import { StorageError } from "./storage-error";
 
 export type S3Settings = {
   endpoint?: string;
@@ -95,7 +96,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   private key(id: string): string {
-    if (!ID.test(id)) throw new AppError("not_found", "Blob not found");
+    if (!ID.test(id)) throw new StorageError("not_found", "Blob not found");
     return this.prefix + id;
   }
 
@@ -121,7 +122,7 @@ export class S3BlobStore implements BlobStore {
       transform(chunk: Buffer, _enc, done) {
         size += chunk.length;
         if (size > max) {
-          failure ??= new AppError("insufficient_storage", "Storage exhausted: the content exceeds the available quota");
+          failure ??= new StorageError("over_limit", "Storage exhausted: the content exceeds the available quota");
           return done(failure as Error);
         }
         if (headFilled < HEAD_BYTES) headFilled += chunk.copy(head, headFilled, 0, Math.min(chunk.length, HEAD_BYTES - headFilled));
@@ -191,7 +192,7 @@ export class S3BlobStore implements BlobStore {
       );
       return answer.Body as Readable;
     } catch (error) {
-      if (isMissing(error)) throw new AppError("not_found", "The content of this file is missing");
+      if (isMissing(error)) throw new StorageError("not_found", "The content of this file is missing");
       throw error;
     }
   }
@@ -205,7 +206,7 @@ export class S3BlobStore implements BlobStore {
       const answer = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(id) }));
       return { size: answer.ContentLength ?? 0, modifiedAt: answer.LastModified ?? new Date(0) };
     } catch (error) {
-      if (isMissing(error) || error instanceof AppError) return null;
+      if (isMissing(error) || error instanceof StorageError) return null;
       throw error;
     }
   }
@@ -286,11 +287,11 @@ function isUnsupported(error: unknown): boolean {
   return status === 405 || status === 501 || name === "NotImplemented" || name === "MethodNotAllowed";
 }
 
-/** An S3 write refused for space (quota of the bucket's owner) is the contract's 507; other failures stay errors. */
+/** An S3 write refused for space (quota of the bucket's owner) is a StorageError (the contract's 507); other failures stay errors. */
 function storageError(error: unknown): unknown {
   const name = (error as { name?: string })?.name;
   if (name === "QuotaExceeded" || name === "StorageQuotaExceeded" || name === "EntityTooLarge") {
-    return new AppError("insufficient_storage", "The object store refused the content: storage is full");
+    return new StorageError("full", "The object store refused the content: storage is full");
   }
   return error;
 }

@@ -1,6 +1,6 @@
 import { createFileBody, createFileQuery } from "@/lib/contracts/files";
 import { createFile } from "@/lib/server/files/create-file";
-import { modeOf } from "@/lib/server/http/mode";
+import { modeOf } from "@/lib/server/present/mode";
 import { otherMethods } from "@/lib/server/http/methods";
 import { created, route } from "@/lib/server/http/route";
 

@@ -1,7 +1,8 @@
 import { createFolderBody, createFolderQuery } from "@/lib/contracts/folders";
 import { copyFolder } from "@/lib/server/folders/copy-folder";
 import { createFolder } from "@/lib/server/folders/create-folder";
-import { modeOf } from "@/lib/server/http/mode";
+import { presentFolders } from "@/lib/server/folders/present-folders";
+import { modeOf } from "@/lib/server/present/mode";
 import { otherMethods } from "@/lib/server/http/methods";
 import { created, route } from "@/lib/server/http/route";
 
@@ -11,8 +12,9 @@ export const runtime = "nodejs";
 export const POST = route({ query: createFolderQuery, body: createFolderBody }, async ({ ctx, query, body }) => {
   const mode = modeOf(query);
   if (query.copy !== undefined) return created(await copyFolder(ctx, query.copy, body.parent_id, mode));
-  const result = await createFolder(ctx, body, mode);
-  return result.created ? created(result.folder) : result.folder;
+  const result = await createFolder(ctx, body);
+  const [folder] = await presentFolders(ctx, [result.folder], mode);
+  return result.created ? created(folder) : folder;
 });
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -1,5 +1,5 @@
 import { objectPathQuery } from "@/lib/contracts/folders";
-import { modeOf } from "@/lib/server/http/mode";
+import { modeOf } from "@/lib/server/present/mode";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
 import { getObjectByPath } from "@/lib/server/objects/get-object-by-path";

@@ -1,3 +1,4 @@
+import "server-only";
 // Interface languages and the Accept-Language tags that select them (the contract writes Chinese `cn`).
 const BY_TAG: Record<string, string> = { en: "en", fr: "fr", es: "es", pt: "pt", zh: "cn", cn: "cn", de: "de", it: "it" };
 const FALLBACK = "en";

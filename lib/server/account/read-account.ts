@@ -1,3 +1,4 @@
+import "server-only";
 import type { AuthedCtx } from "../context";
 import { presentUser } from "../users/serialize-user";
 import { currentLanguage } from "./current-language";

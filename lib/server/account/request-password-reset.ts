@@ -1,3 +1,4 @@
+import "server-only";
 import { and, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db";
 import { passwordResets, users, type User } from "@/db/schema";

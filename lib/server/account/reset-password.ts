@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { passwordResets, sessions, users } from "@/db/schema";
 import { writeLog } from "../audit/write-log";

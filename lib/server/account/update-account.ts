@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import { sessions, users, type User } from "@/db/schema";
 import type { UpdateAccountInput } from "@/lib/contracts/account";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { alerts, emails, groupMembers, type AlertRow, type Folder, type User } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { alerts } from "@/db/schema";
 import type { AlertResponse, CreateAlertBody } from "@/lib/contracts/alerts";

@@ -1,3 +1,4 @@
+import "server-only";
 import { inArray } from "drizzle-orm";
 import { alerts } from "@/db/schema";
 import { writeLog } from "../audit/write-log";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db";
 import { alertChanges, alerts, emails, folders, users } from "@/db/schema";

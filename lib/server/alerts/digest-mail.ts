@@ -1,3 +1,4 @@
+import "server-only";
 import { fill, mailLanguage, type MailTemplate } from "../mail/render-mail";
 import type { FolderChangeKind } from "./record-folder-change";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { AlertResponse } from "@/lib/contracts/alerts";
 import type { AuthedCtx } from "../context";
 import { getAlertOrThrow } from "./alert-access";

@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, eq, or, sql } from "drizzle-orm";
 import { alerts } from "@/db/schema";
 import type { AlertResponse } from "@/lib/contracts/alerts";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import type { AlertRow } from "@/db/schema";
 import type { AlertResponse } from "@/lib/contracts/alerts";

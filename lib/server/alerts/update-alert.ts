@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { alerts, type AlertRow, type User } from "@/db/schema";

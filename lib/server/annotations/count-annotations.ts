@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { annotationReadMarks, annotationReads, annotations } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { fileVersions, files, folders } from "@/db/schema";
 import type { CountsResponse } from "@/lib/contracts/annotations";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import { annotations } from "@/db/schema";
 import type { AnnotationResponse, TargetType } from "@/lib/contracts/annotations";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { annotations } from "@/db/schema";
 import type { AuthedCtx } from "../context";

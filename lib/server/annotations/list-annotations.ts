@@ -1,8 +1,9 @@
+import "server-only";
 import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
 import { annotationReads, annotations } from "@/db/schema";
 import type { TargetType } from "@/lib/contracts/annotations";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { getTargetOrThrow } from "./annotation-target";
 import { presentAnnotations } from "./present-annotations";
 

@@ -1,7 +1,8 @@
+import "server-only";
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { annotations, files, folders } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { resolveRights } from "../rights/resolve-rights";
 import { presentAnnotations } from "./present-annotations";
 

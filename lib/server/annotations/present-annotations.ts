@@ -1,3 +1,4 @@
+import "server-only";
 import { inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { files, type Annotation } from "@/db/schema";

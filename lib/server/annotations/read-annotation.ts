@@ -1,3 +1,4 @@
+import "server-only";
 import type { AnnotationResponse } from "@/lib/contracts/annotations";
 import type { AuthedCtx } from "../context";
 import { getAnnotationOrThrow } from "./annotation-target";

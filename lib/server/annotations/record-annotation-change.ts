@@ -1,3 +1,4 @@
+import "server-only";
 import type { Tx } from "@/db";
 import type { Annotation } from "@/db/schema";
 import type { AnnotationResponse } from "@/lib/contracts/annotations";

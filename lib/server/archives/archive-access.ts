@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { archives, type Archive, type User } from "@/db/schema";

@@ -1,9 +1,10 @@
+import "server-only";
 import { PassThrough, Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createHash } from "node:crypto";
-import { archiveCompression, compressor, decompressor, getArchiveStore, type Compression } from "@/lib/storage/archive-store";
+import { archiveCompression, compressor, decompressor, type Compression } from "@/lib/storage/archive-store";
 import type { StoredBlob } from "@/lib/storage/blob-store";
-import { getBlobStore } from "@/lib/storage";
+import { getArchiveStore, getBlobStore } from "@/lib/server/blobs/stores";
 
 /** A live blob copied to the cold tier through the configured compression. */
 export async function copyToArchive(liveBlobId: string): Promise<{ blob: StoredBlob; compression: Compression }> {

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { rows, type DbOrTx } from "@/db";
 import { archives, type Archive, type Folder } from "@/db/schema";

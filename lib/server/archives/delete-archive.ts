@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { archives, archiveVersions } from "@/db/schema";
 import { writeLog } from "../audit/write-log";

@@ -1,7 +1,8 @@
+import "server-only";
 import { and, count, desc, eq } from "drizzle-orm";
 import { archives } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { ownArchives } from "./archive-access";
 import { presentArchives } from "./present-archives";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { rows, type Db } from "@/db";
 import { archives, archiveVersions, fileVersions, type FileVersion } from "@/db/schema";

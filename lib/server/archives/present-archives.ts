@@ -1,7 +1,8 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import type { Archive } from "@/db/schema";
 import type { ArchiveResponse } from "@/lib/contracts/archives";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { loadOwnerNames } from "../users/owner-names";
 
 /** The contract's Archive (api.md fields, with state, comment and sizes). */

@@ -1,7 +1,8 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { archiveVersions, fileVersions } from "@/db/schema";
 import type { ArchiveResponse } from "@/lib/contracts/archives";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import { Readable } from "node:stream";
 import type { AuthedCtx } from "../context";
 import { attachmentDisposition } from "../downloads/content-disposition";

@@ -1,7 +1,8 @@
+import "server-only";
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { rows, type Db, type DbOrTx } from "@/db";
 import { archives, archiveVersions, blobs, fileVersions, files, folders, users, type Archive, type ArchiveVersion, type Folder } from "@/db/schema";
-import { getArchiveStore } from "@/lib/storage/archive-store";
+import { getArchiveStore } from "@/lib/server/blobs/stores";
 import { writeLog } from "../audit/write-log";
 import { firstFreeName, sameName } from "../files/names";
 import { moveSubtree } from "../folders/move-folder";

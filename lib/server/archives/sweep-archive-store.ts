@@ -1,8 +1,9 @@
+import "server-only";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { rows, type Db } from "@/db";
-import { getArchiveStore } from "@/lib/storage/archive-store";
+import { getArchiveStore } from "@/lib/server/blobs/stores";
 
 /** Anything younger may still be in a move under way (in this or another process). */
 const GRACE_MS = 60 * 60_000;

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { archives, folders, users, type Archive, type Folder, type User } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { archives, files, folders } from "@/db/schema";
 import type { ArchiveResponse, UpdateArchiveInput } from "@/lib/contracts/archives";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import { logs } from "@/db/schema";
 import type { RequestInfo } from "../context";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { User } from "@/db/schema";
 
 export type RefusalReason = "deleted" | "inactive" | "expired";

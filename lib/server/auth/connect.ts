@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { sessions, users } from "@/db/schema";
 import { displayName, writeLog } from "../audit/write-log";

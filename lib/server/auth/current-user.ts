@@ -1,9 +1,10 @@
+import "server-only";
 import { cookies, headers } from "next/headers";
 import { cache } from "react";
 import { getDb } from "@/db";
 import type { User } from "@/db/schema";
 import { AppError } from "../errors";
-import { requestInfo } from "../http/route";
+import { requestInfo } from "../http/request-info";
 import { authenticateToken } from "./authenticate";
 import { readWebSessionToken } from "./web-session";
 

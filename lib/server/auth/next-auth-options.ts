@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
@@ -7,7 +8,7 @@ import { displayName } from "../audit/write-log";
 import { completeSignInBody, type MfaRequiredDetails } from "@/lib/contracts/mfa";
 import type { RequestInfo } from "../context";
 import { AppError } from "../errors";
-import { requestInfo } from "../http/route";
+import { requestInfo } from "../http/request-info";
 import { completeSignIn } from "../mfa/complete-sign-in";
 import { relyingParty } from "../mfa/relying-party";
 import { connect } from "./connect";
@@ -16,23 +17,6 @@ import { hashToken } from "./tokens";
 
 // The sessions table enforces session_limit and session_idle; the cookie itself may live long.
 const COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
-
-/** What the sign-in form learns when authorize fails, carried in next-auth's `?error=` parameter. */
-export type SignInFailure =
-  | "wrong_credentials"
-  | "account_inactive"
-  | "account_expired"
-  | "too_many_requests"
-  | "connection_not_allowed"
-  | "internal_error"
-  /** `mfa_required:<mfa_token>:<methods, comma separated>`: the password was right, a second step follows. */
-  | "mfa_required"
-  /** The second step's code or key was refused. */
-  | "wrong_code"
-  /** The second step came too late (5 minutes) or after too many wrong answers. */
-  | "mfa_expired"
-  /** The account's directory (LDAP, Active Directory) cannot be reached: not a wrong password. */
-  | "directory_unavailable";
 
 declare module "next-auth" {
   interface User {

@@ -1,3 +1,4 @@
+import "server-only";
 import { type Algorithm, hash, verify } from "@node-rs/argon2";
 import { AppError } from "../errors";
 

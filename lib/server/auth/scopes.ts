@@ -1,12 +1,6 @@
+import "server-only";
+import type { Access, Area } from "@/lib/contracts/scopes";
 import { AppError } from "../errors";
-
-/** The areas of api.md ("OAuth2"): every `/api` route belongs to one (see api-areas.ts). */
-export const AREAS = ["admin", "accountsec", "account", "annotations", "archives", "files", "groups", "sharelinks", "uploadlinks", "trashes", "users"] as const;
-export type Area = (typeof AREAS)[number];
-export type Access = "read" | "readwrite";
-
-/** Every scope an application may be granted: `all`, `offline`, and a read and a readwrite scope per area. */
-export const SCOPES: readonly string[] = ["all", "offline", ...AREAS.flatMap((area) => [`${area}.read`, `${area}.readwrite`])];
 
 export function parseScope(scope: string): Set<string> {
   return new Set(scope.split(/\s+/).filter(Boolean));

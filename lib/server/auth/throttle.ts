@@ -1,3 +1,4 @@
+import "server-only";
 import { inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { loginThrottles } from "@/db/schema";

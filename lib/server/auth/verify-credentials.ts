@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { identityLinks, identityProviders, users, type IdentityProviderRow, type User } from "@/db/schema";
 import { LDAP_TYPES } from "@/lib/contracts/identity-providers";

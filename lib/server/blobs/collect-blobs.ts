@@ -1,6 +1,7 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { rows, type Db } from "@/db";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 
 /** A blob younger than this is left alone: its upload may still be committing. */
 export const BLOB_GRACE_MS = 60 * 60_000;

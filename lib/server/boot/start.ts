@@ -1,3 +1,4 @@
+import "server-only";
 import { getDb } from "@/db";
 import { getAuthSecret } from "../auth/secret";
 import { startWorker } from "../jobs/worker";

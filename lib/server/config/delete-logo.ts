@@ -1,6 +1,7 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { platformConfig } from "@/db/schema";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import { writeLog } from "../audit/write-log";
 import { type AuthedCtx, isAdmin } from "../context";
 import { forbidden } from "../errors";

@@ -1,7 +1,8 @@
+import "server-only";
 import type { Readable } from "node:stream";
 import sharp, { type OutputInfo } from "sharp";
 import type { StoredLogo } from "@/lib/contracts/config";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import { AppError } from "../errors";
 
 // A small file can declare an enormous canvas (decompression bomb), as for account pictures.

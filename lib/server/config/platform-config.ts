@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import type { DbOrTx } from "@/db";
 import { platformConfig } from "@/db/schema";

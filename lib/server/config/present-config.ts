@@ -1,3 +1,4 @@
+import "server-only";
 import { PASSWORD_MASK, type ConfigView, type PlatformConfig } from "@/lib/contracts/config";
 import { logoPath } from "./platform-config";
 

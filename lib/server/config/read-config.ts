@@ -1,3 +1,4 @@
+import "server-only";
 import { type AuthedCtx, isAdmin } from "../context";
 import { forbidden } from "../errors";
 import { readStoredConfig } from "./platform-config";

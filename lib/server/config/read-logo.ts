@@ -1,5 +1,6 @@
+import "server-only";
 import { Readable } from "node:stream";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";
 import { getPlatformConfig, logoVersion } from "./platform-config";

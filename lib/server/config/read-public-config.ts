@@ -1,3 +1,4 @@
+import "server-only";
 import packageJson from "@/package.json";
 import { LANGUAGES } from "@/lib/contracts/users";
 import type { Ctx } from "../context";

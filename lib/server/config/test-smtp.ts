@@ -1,3 +1,4 @@
+import "server-only";
 import { format } from "node:util";
 import nodemailer from "nodemailer";
 import type { Logger, LoggerLevel } from "nodemailer/lib/shared";

@@ -1,3 +1,4 @@
+import "server-only";
 import { isDeepStrictEqual } from "node:util";
 import { sql } from "drizzle-orm";
 import { platformConfig } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthedCtx } from "../context";
 import { AppError, forbidden } from "../errors";
@@ -74,7 +75,7 @@ async function copyInto(ctx: AuthedCtx, resource: DavResource, parentId: number,
     await createFile(ctx, { name, parent_id: parentId }, { copy: resource.version.id, mode: "light" });
     return;
   }
-  const created = await createFolder(ctx, { name, parent_id: parentId }, "light");
+  const created = await createFolder(ctx, { name, parent_id: parentId });
   if (shallow) return;
   for (const child of await childrenOf(ctx, resource)) {
     await copyInto(ctx, child, created.folder.id, child.kind === "file" ? child.file.name : child.kind === "folder" ? child.folder.name : name, false);

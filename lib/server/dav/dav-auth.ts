@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/db";
 import { accountRefusal } from "../auth/account-state";
 import { applyAsId, authenticateToken } from "../auth/authenticate";

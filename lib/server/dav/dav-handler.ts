@@ -1,8 +1,9 @@
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getDb } from "@/db";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
-import { requestInfo } from "../http/route";
+import { requestInfo } from "../http/request-info";
 import { toWebRequest } from "../http/node-route";
 import { authenticateDav } from "./dav-auth";
 import { davSegments, type DavTarget } from "./dav-path";

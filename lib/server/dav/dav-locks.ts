@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { davLocks, fileLocks, type Folder } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ServerResponse } from "node:http";
 import { AppError, toErrorResponse } from "../errors";
 import type { DavTarget } from "./dav-path";

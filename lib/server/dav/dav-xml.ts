@@ -1,3 +1,4 @@
+import "server-only";
 import type { IncomingMessage } from "node:http";
 import { DOMParser, type Document, type Element } from "@xmldom/xmldom";
 import { AppError } from "../errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { davProperties } from "@/db/schema";

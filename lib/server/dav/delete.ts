@@ -1,3 +1,4 @@
+import "server-only";
 import type { ServerResponse } from "node:http";
 import type { AuthedCtx } from "../context";
 import { forbidden } from "../errors";

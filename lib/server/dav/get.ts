@@ -1,3 +1,4 @@
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";

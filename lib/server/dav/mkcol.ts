@@ -1,3 +1,4 @@
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthedCtx } from "../context";
 import { AppError, forbidden } from "../errors";
@@ -14,7 +15,7 @@ export async function mkcol(ctx: AuthedCtx, req: IncomingMessage, res: ServerRes
   if (target.kind !== "missing") throw new AppError("method_not_allowed", "Something already exists at this path", undefined, { Allow: "OPTIONS, PROPFIND, PROPPATCH, DELETE, COPY, MOVE, LOCK, UNLOCK" });
   if (!target.parent) throw forbidden("Spaces are not created through WebDAV");
   await assertWritable(target);
-  const created = await createFolder(ctx, { name: target.name, parent_id: target.parent.folder.id }, "light");
+  const created = await createFolder(ctx, { name: target.name, parent_id: target.parent.folder.id });
   if (!created.created) throw new AppError("method_not_allowed", "Something already exists at this path");
   sendEmpty(res, 201);
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ServerResponse } from "node:http";
 import { sendEmpty } from "./dav-response";
 

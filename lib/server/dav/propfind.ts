@@ -1,3 +1,4 @@
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Element } from "@xmldom/xmldom";
 import type { AuthedCtx } from "../context";

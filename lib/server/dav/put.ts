@@ -1,6 +1,7 @@
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { AuthedCtx } from "../context";
 import { AppError, forbidden } from "../errors";
 import { commitUpload } from "../files/commit-upload";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DelegateResponse } from "@/lib/contracts/delegates";
 import type { AuthedCtx } from "../context";
 import { getDelegateOrThrow, serializeDelegate } from "./present-delegate";

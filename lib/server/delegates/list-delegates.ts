@@ -1,8 +1,9 @@
+import "server-only";
 import { asc, count, eq } from "drizzle-orm";
 import { groupManagers } from "@/db/schema";
 import type { AuthedCtx } from "../context";
 import { getGroupOrThrow } from "../groups/get-group";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { selectDelegates, serializeDelegate } from "./present-delegate";
 
 /** GET /delegates/(groupId) (administrators): the group's managers as delegates, oldest first. */

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { groupManagers, users } from "@/db/schema";

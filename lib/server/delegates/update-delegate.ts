@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { groupManagers } from "@/db/schema";
 import type { DelegateResponse, UpdateDelegateInput } from "@/lib/contracts/delegates";

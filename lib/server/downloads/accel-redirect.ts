@@ -1,4 +1,5 @@
-import { getBlobStore } from "@/lib/storage";
+import "server-only";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { PreparedDownload } from "./prepare-download";
 
 /**

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * `Content-Disposition: attachment` with both names RFC 6266 asks for: an ASCII `filename` for old
  * clients (accents dropped, anything else replaced) and the exact name as UTF-8 in `filename*`.

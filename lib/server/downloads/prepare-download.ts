@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, type FileRow, type FileVersion } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 export type RangeRequest = { kind: "whole" } | { kind: "partial"; start: number; end: number } | { kind: "unsatisfiable" };
 
 /**

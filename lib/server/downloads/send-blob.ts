@@ -1,8 +1,9 @@
+import "server-only";
 import type { FileHandle } from "node:fs/promises";
 import fs from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { ByteRange } from "@/lib/storage/blob-store";
 import { AppError } from "../errors";
 

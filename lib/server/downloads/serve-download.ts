@@ -1,3 +1,4 @@
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getDb, type Db } from "@/db";
 import { downloadParams, downloadQuery, tokenDownloadQuery } from "@/lib/contracts/uploads";
@@ -5,7 +6,8 @@ import { AppError } from "../errors";
 import { appUrl } from "../mail/app-url";
 import { prepareShareDownload } from "../shares/share-download";
 import { sendError, toWebRequest } from "../http/node-route";
-import { authenticate, requestInfo } from "../http/route";
+import { authenticate } from "../http/route";
+import { requestInfo } from "../http/request-info";
 import { accelRedirect } from "./accel-redirect";
 import { openBlob } from "./send-blob";
 import { prepareDownloadById, prepareDownloadByToken, type DownloadRequest, type PreparedDownload } from "./prepare-download";

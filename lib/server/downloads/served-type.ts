@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * How stored types are served (api.md, "Served types"). Types are sniffed from the bytes at upload
  * (files/content-type.ts); these helpers make serving safe for rows stored before that as well.

@@ -1,3 +1,4 @@
+import "server-only";
 import { emails } from "@/db/schema";
 import type { CreateEmailInput, EmailResponse } from "@/lib/contracts/emails";
 import { writeLog } from "../audit/write-log";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { emails } from "@/db/schema";
 import { writeLog } from "../audit/write-log";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { emails, type User } from "@/db/schema";

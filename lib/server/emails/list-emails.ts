@@ -1,8 +1,9 @@
+import "server-only";
 import { and, count, desc, eq } from "drizzle-orm";
 import { emails } from "@/db/schema";
 import type { ListEmailsQuery } from "@/lib/contracts/emails";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { visibleEmails } from "./email-access";
 import { presentEmails } from "./present-emails";
 

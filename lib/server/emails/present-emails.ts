@@ -1,7 +1,8 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import type { emails } from "@/db/schema";
 import type { EmailResponse, EmailType } from "@/lib/contracts/emails";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { loadOwnerNames } from "../users/owner-names";
 
 export type EmailRow = typeof emails.$inferSelect;

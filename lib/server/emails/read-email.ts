@@ -1,3 +1,4 @@
+import "server-only";
 import type { EmailResponse } from "@/lib/contracts/emails";
 import type { AuthedCtx } from "../context";
 import { getVisibleEmailOrThrow } from "./email-access";

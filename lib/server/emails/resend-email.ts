@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { rows } from "@/db";
 import { emails } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { emails } from "@/db/schema";
 import { templateChanges, type EmailResponse, type UpdateEmailInput } from "@/lib/contracts/emails";

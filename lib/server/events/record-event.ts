@@ -1,3 +1,4 @@
+import "server-only";
 import { UAParser } from "ua-parser-js";
 import type { DbOrTx } from "@/db";
 import { events } from "@/db/schema";

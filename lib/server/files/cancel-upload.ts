@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { uploads } from "@/db/schema";
 import type { CancelUploadBody } from "@/lib/contracts/files";

@@ -1,6 +1,7 @@
+import "server-only";
 import { and, eq, max, sql } from "drizzle-orm";
 import { blobs, fileVersions, files, folders, type FileRow, type FileVersion, type Folder } from "@/db/schema";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { StoredBlob } from "@/lib/storage/blob-store";
 import { recordFolderChange } from "../alerts/record-folder-change";
 import { writeLog } from "../audit/write-log";

@@ -1,5 +1,6 @@
+import "server-only";
 import { fileTypeFromBuffer } from "file-type/core";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { StoredBlob } from "@/lib/storage/blob-store";
 import { guessMime } from "./mime";
 

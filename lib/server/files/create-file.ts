@@ -1,12 +1,13 @@
+import "server-only";
 import { Readable } from "node:stream";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { fileVersions, files } from "@/db/schema";
 import type { CreateFileBody } from "@/lib/contracts/files";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { getFolderOrThrow } from "../folders/get-folder";
-import type { Mode } from "../http/mode";
+import type { Mode } from "../present/mode";
 import { commitUpload, type CommitResult } from "./commit-upload";
 import { getFileOrThrow } from "./get-file";
 import { validateName, sameName } from "./names";

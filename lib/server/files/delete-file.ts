@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { fileLocks, fileVersions, files } from "@/db/schema";
 import type { DeleteFileQuery } from "@/lib/contracts/files";

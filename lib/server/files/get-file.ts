@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, type FileRow, type FileVersion, type Folder, type User } from "@/db/schema";

@@ -1,8 +1,9 @@
+import "server-only";
 import { and, desc, eq, isNull, lt } from "drizzle-orm";
 import { fileVersions, files, folders } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
-import type { Mode } from "../http/mode";
+import { envelope } from "../present/envelope";
+import type { Mode } from "../present/mode";
 import { resolveRights } from "../rights/resolve-rights";
 import type { Rights } from "../rights/rights";
 import { presentFiles, type FileItem } from "./present-files";

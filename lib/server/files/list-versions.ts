@@ -1,7 +1,8 @@
+import "server-only";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { fileVersions } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import type { Mode } from "../http/mode";
+import type { Mode } from "../present/mode";
 import { getFileOrThrow } from "./get-file";
 import { presentFiles, type FileJson } from "./present-files";
 

@@ -1,4 +1,5 @@
-import { and, eq, isNull, ne, type SQL } from "drizzle-orm";
+import "server-only";
+import { and, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, files, folders, type FileRow, type FileVersion, type Folder } from "@/db/schema";
 import { sameName } from "./names";
@@ -48,4 +49,12 @@ export async function findLiveVersion(db: DbOrTx, versionId: number): Promise<{ 
     .where(and(eq(fileVersions.id, versionId), isNull(fileVersions.deletedAt), isNull(files.deletedAt), isNull(folders.deletedAt)))
     .limit(1);
   return found;
+}
+
+/** Points a file at its newest live version (after versions were trashed, restored or purged). */
+export async function refreshCurrentVersion(db: DbOrTx, fileId: number) {
+  await db.execute(sql`
+    UPDATE files SET current_version_id = (
+      SELECT id FROM file_versions WHERE file_id = ${fileId} AND deleted_at IS NULL ORDER BY number DESC LIMIT 1)
+    WHERE id = ${fileId}`);
 }

@@ -1,3 +1,4 @@
+import "server-only";
 // Enough for previews and Content-Type on downloads; unknown types download as octet-stream.
 const TYPES: Record<string, string> = {
   txt: "text/plain", md: "text/markdown", csv: "text/csv", json: "application/json", xml: "application/xml",

@@ -1,9 +1,11 @@
+import "server-only";
 import { and, count, inArray, isNull } from "drizzle-orm";
 import { fileVersions, type FileRow, type FileVersion, type Folder } from "@/db/schema";
+import type { FileResponse } from "@/lib/contracts/files";
 import { annotationFields, countAnnotations, type AnnotationCounts } from "../annotations/count-annotations";
 import type { AuthedCtx } from "../context";
-import { iso } from "../http/envelope";
-import type { Mode } from "../http/mode";
+import { iso } from "../present/envelope";
+import type { Mode } from "../present/mode";
 import { loadLocks, serializeLock } from "../locks/serialize-lock";
 import { loadThumbnails, type ThumbnailFields } from "../previews/thumbnail-fields";
 import { resolveRights } from "../rights/resolve-rights";
@@ -12,7 +14,8 @@ import { loadOwnerNames } from "../users/owner-names";
 import { loadFileWorkflows } from "../workflows/file-workflows";
 
 export type FileItem = { file: FileRow; version: FileVersion; folder: Pick<Folder, "id" | "path"> };
-export type FileJson = Record<string, unknown> & { id: number; guid: string; name: string; parent_id: number; hash: string; size: number };
+/** The contract's File, so the compiler checks what is written (lib/contracts/files.ts). */
+export type FileJson = FileResponse;
 
 /** Serialises file versions for the caller in the contract's modes, in a bounded number of queries. */
 export async function presentFiles(
@@ -54,20 +57,25 @@ export async function presentFiles(
       lock: lock ? serializeLock(file, lock, userId, names.get(lock.ownerId) ?? "") : null,
     };
     if (mode !== "light") {
-      Object.assign(json, { creation: iso(version.createdAt), owner: names.get(version.creatorId) ?? "", owner_id: String(version.creatorId) });
+      json.creation = version.createdAt.toISOString();
+      json.owner = names.get(version.creatorId) ?? "";
+      json.owner_id = String(version.creatorId);
     }
     if (full) {
       const n = versionCounts.get(file.id) ?? 1;
       if (n > 1) json.nb_versions = n;
-      Object.assign(json, annotationFields(annotationCounts.get(file.id)));
+      const annotations: Pick<FileResponse, "nb_annotations" | "nb_unread_annotations"> = annotationFields(annotationCounts.get(file.id));
+      Object.assign(json, annotations);
       json.path = `/${[...folder.path, folder.id].join("/")}`;
       json.mime = version.mime;
-      Object.assign(json, thumbnails.get(version.id));
+      const thumbnail: ThumbnailFields | undefined = thumbnails.get(version.id);
+      Object.assign(json, thumbnail);
       // api.md: while a workflow instance holds the file.
       const workflow = workflows.get(file.id);
       if (workflow) json.workflow = workflow;
     }
-    if (options.meta && version.meta) json.meta = version.meta;
+    // jsonb: what the upload stored, an object (api.md, "meta").
+    if (options.meta && version.meta) json.meta = version.meta as FileResponse["meta"];
     return json;
   });
 }

@@ -1,5 +1,6 @@
+import "server-only";
 import type { AuthedCtx } from "../context";
-import type { Mode } from "../http/mode";
+import type { Mode } from "../present/mode";
 import { getFileOrThrow } from "./get-file";
 import { presentFiles, type FileJson } from "./present-files";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { files, folders } from "@/db/schema";
@@ -6,7 +7,7 @@ import { writeLog } from "../audit/write-log";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { getFolderOrThrow } from "../folders/get-folder";
-import type { Mode } from "../http/mode";
+import type { Mode } from "../present/mode";
 import { assertNotLockedByOther } from "../locks/assert-not-locked";
 import type { RightName } from "../rights/rights";
 import { assertDestinationQuota, fileBytes } from "./assert-destination-quota";

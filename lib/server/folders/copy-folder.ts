@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { rows, type Tx } from "@/db";
 import { folders, type Folder } from "@/db/schema";
@@ -6,7 +7,7 @@ import { isAdmin, type AuthedCtx } from "../context";
 import { AppError, forbidden } from "../errors";
 import { FOLDER_EVENT, recordEvent } from "../events/record-event";
 import { nameKey } from "../files/names";
-import type { Mode } from "../http/mode";
+import type { Mode } from "../present/mode";
 import { copyFolderDerivatives } from "../previews/copy-folder-derivatives";
 import { assertQuota } from "../quotas/assert-quota";
 import { resolveRightsMany } from "../rights/resolve-many";

@@ -1,18 +1,18 @@
+import "server-only";
 import { eq } from "drizzle-orm";
-import { folders } from "@/db/schema";
+import { folders, type Folder } from "@/db/schema";
 import type { CreateFolderBody } from "@/lib/contracts/folders";
 import { writeLog } from "../audit/write-log";
 import { isAdmin, type AuthedCtx } from "../context";
 import { AppError, forbidden } from "../errors";
 import { FOLDER_EVENT, recordEvent } from "../events/record-event";
 import { validateName } from "../files/names";
-import type { Mode } from "../http/mode";
 import { resolveFolderRights } from "../rights/resolve-rights";
 import { findLiveChildFolder, lockFolderName } from "./folder-names";
 import { getFolderOrThrow } from "./get-folder";
-import { presentFolders, type FolderJson } from "./present-folders";
 
-export type CreateFolderResult = { created: boolean; folder: FolderJson };
+/** The folder row: callers that answer HTTP present it (presentFolders), the others use its id. */
+export type CreateFolderResult = { created: boolean; folder: Folder };
 
 /**
  * POST /folder. 201 with the new folder; 200 with the existing one when a live folder of that
@@ -21,7 +21,7 @@ export type CreateFolderResult = { created: boolean; folder: FolderJson };
  * (administrators only). A new folder belongs to the owner of its parent's tree (its creator at
  * the top level), so creating a folder never changes anyone's rights.
  */
-export async function createFolder(ctx: AuthedCtx, body: CreateFolderBody, mode: Mode): Promise<CreateFolderResult> {
+export async function createFolder(ctx: AuthedCtx, body: CreateFolderBody): Promise<CreateFolderResult> {
   const user = ctx.actor.user;
   if (body.name === undefined) throw new AppError("invalid_request", "Invalid request: name", [{ path: "name", message: "Required" }]);
   const name = validateName(body.name);
@@ -30,7 +30,7 @@ export async function createFolder(ctx: AuthedCtx, body: CreateFolderBody, mode:
   }
   if (body.parent_id === 0 && !isAdmin(user)) throw forbidden("Only administrators create folders at the top level");
 
-  const { folder, created } = await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const parent = body.parent_id === 0 ? null : await getFolderOrThrow(tx, user, body.parent_id, "browse");
     const parentId = parent?.folder.id ?? null;
     await lockFolderName(tx, parentId, name);
@@ -67,6 +67,4 @@ export async function createFolder(ctx: AuthedCtx, body: CreateFolderBody, mode:
     });
     return { folder: inserted, created: true };
   });
-  const [json] = await presentFolders(ctx, [folder], mode);
-  return { created, folder: json };
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { fileLocks, folders } from "@/db/schema";
 import type { TrashItemResponse } from "@/lib/contracts/trash";

@@ -1,9 +1,10 @@
+import "server-only";
 import { and, count, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { rows, type DbOrTx } from "@/db";
 import { fileVersions, files, folders, type FileRow, type FileVersion, type Folder, type User } from "@/db/schema";
 import type { AuthedCtx } from "../context";
 import { presentFiles, type FileJson } from "../files/present-files";
-import type { Mode } from "../http/mode";
+import type { Mode } from "../present/mode";
 import { resolveRightsMany } from "../rights/resolve-many";
 import type { Rights } from "../rights/rights";
 import { targetIdsOf } from "../rights/targets";

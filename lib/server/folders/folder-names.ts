@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { folders, type Folder } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { folders, type Folder, type User } from "@/db/schema";

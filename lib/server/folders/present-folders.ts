@@ -1,17 +1,20 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rows } from "@/db";
 import type { Folder } from "@/db/schema";
+import type { FolderResponse } from "@/lib/contracts/folders";
 import { getPlatformConfig } from "../config/platform-config";
 import { annotationFields, countAnnotations } from "../annotations/count-annotations";
 import type { AuthedCtx } from "../context";
-import { iso } from "../http/envelope";
-import type { Mode } from "../http/mode";
+import { iso } from "../present/envelope";
+import type { Mode } from "../present/mode";
 import { resolveRights } from "../rights/resolve-rights";
 import { folderCans, type Rights } from "../rights/rights";
 import { loadOwnerNames } from "../users/owner-names";
 import { loadFolderStats } from "./folder-stats";
 
-export type FolderJson = Record<string, unknown> & { id: number; name: string; parent_id: number };
+/** The contract's Folder, so the compiler checks what is written (lib/contracts/folders.ts). */
+export type FolderJson = FolderResponse;
 
 /**
  * Serialises folders for the caller in the contract's modes, loading everything a mode needs in
@@ -35,7 +38,7 @@ export async function presentFolders(ctx: AuthedCtx, list: Folder[], mode: Mode,
         modification: iso(folder.modifiedAt),
         owner: owners.get(folder.ownerId) ?? "",
         owner_id: String(folder.ownerId),
-      });
+      } satisfies Partial<FolderResponse>);
     }
     if (full) {
       const stats = full.stats.get(folder.id);
@@ -56,7 +59,7 @@ export async function presentFolders(ctx: AuthedCtx, list: Folder[], mode: Mode,
         path: `/${folder.path.join("/")}`,
         path_name: full.pathNames.get(folder.id) ?? "/",
         ...annotationFields(full.annotations.get(folder.id)),
-      });
+      } satisfies Partial<FolderResponse>);
     }
     return json;
   });

@@ -1,6 +1,7 @@
+import "server-only";
 import type { ReadFolderQuery } from "@/lib/contracts/folders";
 import type { AuthedCtx } from "../context";
-import { modeOf } from "../http/mode";
+import { modeOf } from "../present/mode";
 import { attachContent, type FolderNode, type Page } from "./folder-content";
 import { getFolderOrThrow } from "./get-folder";
 import { presentFolders } from "./present-folders";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gte, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { rows, type DbOrTx } from "@/db";
@@ -5,7 +6,7 @@ import { fileVersions, files, folders, type Folder, type User } from "@/db/schem
 import type { ReadFolderQuery } from "@/lib/contracts/folders";
 import type { AuthedCtx } from "../context";
 import { presentFiles } from "../files/present-files";
-import { modeOf } from "../http/mode";
+import { modeOf } from "../present/mode";
 import { resolveRightsMany } from "../rights/resolve-many";
 import type { Rights } from "../rights/rights";
 import { targetIdsOf } from "../rights/targets";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { folders, type Folder } from "@/db/schema";
@@ -6,7 +7,7 @@ import { writeLog } from "../audit/write-log";
 import { isAdmin, type AuthedCtx } from "../context";
 import { AppError, forbidden } from "../errors";
 import { validateName } from "../files/names";
-import type { Mode } from "../http/mode";
+import type { Mode } from "../present/mode";
 import { resolveFolderRights } from "../rights/resolve-rights";
 import { findLiveChildFolder, isPrivateRoot, lockFolderName } from "./folder-names";
 import { getFolderOrThrow, lockFolderRow } from "./get-folder";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, or, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { groupManagers, groupMembers, groups, type User } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, isNull, notInArray } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db";
 import { groupManagers, groupMembers, users } from "@/db/schema";

@@ -1,9 +1,10 @@
+import "server-only";
 import { and, asc, count, ilike, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { groups } from "@/db/schema";
 import type { listGroupsQuery } from "@/lib/contracts/groups";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { restrictToVisibleGroups } from "./group-access";
 import { liveMemberCount, serializeGroup } from "./serialize-group";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { groupManagers, groupMembers, groups, users, type Group, type User } from "@/db/schema";

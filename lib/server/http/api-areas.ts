@@ -1,4 +1,5 @@
-import type { Access, Area } from "../auth/scopes";
+import "server-only";
+import type { Access, Area } from "@/lib/contracts/scopes";
 
 /**
  * The area of every `/api` path (api.md, "OAuth2"), by its first segments: one table to audit,

@@ -1,3 +1,4 @@
+import "server-only";
 import { BlockList, isIP } from "node:net";
 
 // api.md, "Client address": the socket's address, unless TRUSTED_PROXIES names the peer; then the

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Refusing a request body safely (environment.md, trap 16; nodejs/undici#5715).
  *

@@ -1,3 +1,4 @@
+import "server-only";
 import { errorResponse } from "../errors";
 import type { Handler } from "./route";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";

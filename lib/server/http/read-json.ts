@@ -1,3 +1,4 @@
+import "server-only";
 import { AppError } from "../errors";
 import { detachedBody } from "./drain-body";
 

@@ -1,9 +1,10 @@
+import "server-only";
 import type { z } from "zod";
 import { getDb, type Db } from "@/db";
 import { applyAsId, authenticateToken } from "../auth/authenticate";
 import { assertScope } from "../auth/scopes";
 import { readWebSessionToken } from "../auth/web-session";
-import type { Actor, AuthedCtx, Ctx, RequestInfo } from "../context";
+import type { Actor, AuthedCtx, Ctx } from "../context";
 import { resolveLinkVisitor, type LinkKind, type LinkSpec, type VisitOf } from "../links/resolve-link-visitor";
 import { assertSecondFactorEnrolled } from "../mfa/enforce-enrolment";
 import { AppError, toErrorResponse } from "../errors";
@@ -11,6 +12,7 @@ import { neededScope } from "./api-areas";
 import { webBodySource, type BodySource } from "./body-source";
 import { readJson } from "./read-json";
 import { refuseNul } from "./refuse-nul";
+import { requestInfo } from "./request-info";
 
 /** "link": a public link's visitor, by the path's `key` and the link's access token (resolve-link-visitor.ts); no account. */
 export type Auth = "user" | "admin" | "optional" | "none" | "link";
@@ -169,14 +171,4 @@ function assertSameOrigin(req: Request) {
     return;
   }
   throw new AppError("forbidden", "Cross-origin request refused");
-}
-
-/**
- * Client address: server.ts, in front of Next, replaces X-Forwarded-For with the address it decided
- * from the socket and TRUSTED_PROXIES (lib/server/http/client-address.ts), so the last entry is it.
- */
-export function requestInfo(req: Request): RequestInfo {
-  const forwarded = req.headers.get("x-forwarded-for");
-  const ip = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).at(-1) ?? req.headers.get("x-real-ip") ?? "unknown";
-  return { ip: ip.replace(/^::ffff:/, ""), userAgent: req.headers.get("user-agent") };
 }

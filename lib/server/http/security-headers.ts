@@ -3,7 +3,8 @@
  * per request) and next.config.ts (static headers, fixed at build time) agree. Pure: no
  * `process.env` here, the callers pass what they read, so every branch is a plain unit test.
  *
- * This module is imported by next.config.ts: keep it free of imports.
+ * This module is imported by next.config.ts, which Node loads as it is: keep it free of imports
+ * (not even "server-only", which only bundlers resolve).
  */
 
 export type PageHeaderOptions = {

@@ -1,3 +1,4 @@
+import "server-only";
 import { identityProviders } from "@/db/schema";
 import type { IdentityProviderInput } from "@/lib/contracts/identity-providers";
 import { writeLog } from "../audit/write-log";

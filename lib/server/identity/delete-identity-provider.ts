@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, inArray } from "drizzle-orm";
 import { groups, identityLinks, identityProviders, users } from "@/db/schema";
 import { writeLog } from "../audit/write-log";

@@ -1,3 +1,4 @@
+import "server-only";
 import { type Entry, ResultCodeError, SizeLimitExceededError } from "ldapts";
 import type { DbOrTx } from "@/db";
 import type { IdentityProviderRow, User } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ConnectionOptions } from "node:tls";
 import { Client, type Entry, InvalidCredentialsError, ResultCodeError } from "ldapts";
 import type { LdapSettings } from "./ldap-settings";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Entry } from "ldapts";
 import { LANGUAGES } from "@/lib/contracts/users";
 import type { LdapSettings } from "./ldap-settings";

@@ -1,3 +1,4 @@
+import "server-only";
 import { type Entry, NoSuchObjectError } from "ldapts";
 import { type DirectoryConnection, escapeFilterValue } from "./ldap-client";
 import { type DirectoryGroup, groupAttributes, normalizeDn, text, toGroup, values } from "./ldap-entries";

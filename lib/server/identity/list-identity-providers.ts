@@ -1,7 +1,8 @@
+import "server-only";
 import { asc, count } from "drizzle-orm";
 import { identityProviders } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { assertIdentityAdmin } from "./get-identity-provider";
 import { presentIdentityProvider } from "./provider-config";
 

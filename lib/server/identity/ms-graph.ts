@@ -1,3 +1,4 @@
+import "server-only";
 import type { z } from "zod";
 import type { msGraphProviderBody } from "@/lib/contracts/identity-providers";
 import type { TestFailure } from "./test-identity-provider";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { IdentityProviderRow } from "@/db/schema";
 import {
   createIdentityProviderBody,

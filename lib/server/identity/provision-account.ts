@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { groupMembers, groups, identityLinks, users, type User } from "@/db/schema";

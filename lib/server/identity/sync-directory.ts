@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, inArray, isNull, notInArray } from "drizzle-orm";
 import type { Entry } from "ldapts";
 import type { Db } from "@/db";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { jobs } from "@/db/schema";
 import { isLdapType } from "@/lib/contracts/identity-providers";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createIdentityProviderBody, type IdentityProviderInput, isLdapType, type TestIdentityProviderResponse } from "@/lib/contracts/identity-providers";
 import { writeLog } from "../audit/write-log";
 import type { AuthedCtx } from "../context";

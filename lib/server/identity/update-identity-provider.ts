@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { identityProviders } from "@/db/schema";
 import { SECRET_FIELDS, SECRET_PLACEHOLDER } from "@/lib/contracts/identity-providers";

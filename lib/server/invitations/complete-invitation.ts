@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { invitations, users } from "@/db/schema";
 import type { CompleteInvitationBody } from "@/lib/contracts/invitations";

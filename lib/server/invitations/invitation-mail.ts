@@ -1,3 +1,4 @@
+import "server-only";
 import type { MailLanguage, MailTemplate } from "../mail/render-mail";
 
 /** Mailed to the invited address; {{link}} leads to the page that completes the account. */

@@ -1,10 +1,11 @@
+import "server-only";
 import { and, asc, count, eq, inArray, isNull, ne, notExists, notInArray, sql, type SQL } from "drizzle-orm";
 import { folders, rights, users } from "@/db/schema";
 import type { InvitableUser, InvitableUsersQuery } from "@/lib/contracts/invitations";
 import { displayName } from "../audit/write-log";
 import type { AuthedCtx } from "../context";
 import { getFolderOrThrow } from "../folders/get-folder";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { matchesKeyword } from "../users/list-users";
 
 /**

@@ -1,3 +1,4 @@
+import "server-only";
 import { desc, eq } from "drizzle-orm";
 import { invitations } from "@/db/schema";
 import type { InvitationResponse } from "@/lib/contracts/invitations";

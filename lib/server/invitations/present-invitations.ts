@@ -1,7 +1,8 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import type { InvitationRow } from "@/db/schema";
 import type { InvitationResponse } from "@/lib/contracts/invitations";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { loadOwnerNames } from "../users/owner-names";
 
 /** The contract's Invitations, with the inviters' names in one query. */

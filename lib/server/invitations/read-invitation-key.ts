@@ -1,6 +1,7 @@
+import "server-only";
 import type { InvitationPreview } from "@/lib/contracts/invitations";
 import type { Ctx } from "../context";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { loadOwnerNames } from "../users/owner-names";
 import { getUsableInvitationOrThrow } from "./invitation-by-key";
 

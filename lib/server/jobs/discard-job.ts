@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { jobs } from "@/db/schema";
 import { writeLog } from "../audit/write-log";

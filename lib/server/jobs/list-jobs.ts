@@ -1,9 +1,10 @@
+import "server-only";
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { jobs } from "@/db/schema";
 import type { ListJobsQuery } from "@/lib/contracts/jobs";
 import { type AuthedCtx, isAdmin } from "../context";
 import { forbidden } from "../errors";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { presentJob } from "./present-job";
 
 /** GET /admin/jobs: the queue, newest first, by status (and kind); administrators only. */

@@ -1,3 +1,4 @@
+import "server-only";
 import type { jobs } from "@/db/schema";
 import type { JobResponse } from "@/lib/contracts/jobs";
 

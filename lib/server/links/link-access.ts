@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { linkAccessTokens } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 
 // Link passwords are hashed like account passwords (Argon2id); they are never stored or shown in clear.

@@ -1,3 +1,4 @@
+import "server-only";
 /** The two kinds of public links that share protection (password, SMS code, access tokens). */
 export type LinkType = "share" | "ulink";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, gt, isNull, lt } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { linkAccessTokens, linkCodes } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { DbOrTx } from "@/db";
 import type { ShareRow, UlinkRow, User } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import { AppError } from "../errors";
 import { isLockedForOthers, loadLocks } from "./serialize-lock";

@@ -1,8 +1,9 @@
+import "server-only";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { fileLocks, files, folders } from "@/db/schema";
 import type { AuthedCtx } from "../context";
 import { getFolderOrThrow } from "../folders/get-folder";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { resolveRights } from "../rights/resolve-rights";
 import { loadOwnerNames } from "../users/owner-names";
 import { serializeLock } from "./serialize-lock";

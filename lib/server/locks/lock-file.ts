@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { fileLocks, files } from "@/db/schema";
 import type { LockResponse } from "@/lib/contracts/locks";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { FileRow } from "@/db/schema";
 import type { LockResponse } from "@/lib/contracts/locks";
 import type { AuthedCtx } from "../context";

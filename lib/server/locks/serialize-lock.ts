@@ -1,8 +1,9 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileLocks, type FileRow } from "@/db/schema";
 import { idArray } from "../folders/id-array";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { loadOwnerNames } from "../users/owner-names";
 
 export type LockJson = {

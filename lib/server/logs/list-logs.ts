@@ -1,9 +1,10 @@
+import "server-only";
 import { and, count, desc, eq, gte, inArray, isNull, lte, type SQL } from "drizzle-orm";
 import { logs } from "@/db/schema";
 import { GUEST_USER_ID, type ListLogsQuery } from "@/lib/contracts/logs";
 import { type AuthedCtx, isAdmin } from "../context";
 import { forbidden } from "../errors";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { serializeLog } from "./serialize-log";
 
 /** GET /logs: administrators read the audit log, newest first, filtered and paged. */

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { logs } from "@/db/schema";
 import { type AuthedCtx, isAdmin } from "../context";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { logs } from "@/db/schema";
 import { GUEST_USER_ID, type LogEntryResponse } from "@/lib/contracts/logs";
 

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * BASE_URL when it is an absolute URL, else null. Jobs, which have no request, build their links
  * from it alone.

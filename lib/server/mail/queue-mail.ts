@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import { emails } from "@/db/schema";
 import { enqueueJob } from "../jobs/enqueue";

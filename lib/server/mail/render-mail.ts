@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Mail templates: a subject and a text body per language with `{{placeholder}}`s. Each domain
  * declares its own templates next to its operations (see `MailTemplate`) and renders them here;

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import nodemailer, { type Transporter } from "nodemailer";
 import { parseConnectionUrl } from "nodemailer/lib/shared/index.js";

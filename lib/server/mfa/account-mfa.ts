@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { mfaRecoveryCodes, userMfa, type User } from "@/db/schema";
@@ -7,7 +8,7 @@ import { verifyPassword } from "../auth/passwords";
 import { getPlatformConfig } from "../config/platform-config";
 import type { AuthedCtx } from "../context";
 import { AppError, forbidden } from "../errors";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { allowedFactors, countRecoveryCodes, hasFactor, isMfaRequired, loadUserFactors, maskPhone } from "./factors";
 import { replaceRecoveryCodes } from "./recovery-codes";
 import { checkOtp, throttledGuess } from "./verify-code";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt, isNull, lt, max, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { mfaChallenges, type MfaChallenge } from "@/db/schema";

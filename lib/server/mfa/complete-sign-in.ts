@@ -1,3 +1,4 @@
+import "server-only";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import type { CompleteSignInInput } from "@/lib/contracts/mfa";
 import { writeLog } from "../audit/write-log";

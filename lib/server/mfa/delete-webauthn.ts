@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { mfaWebauthnCredentials } from "@/db/schema";
 import type { AuthedCtx } from "../context";

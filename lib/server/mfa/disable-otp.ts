@@ -1,3 +1,4 @@
+import "server-only";
 import type { ConfirmInput } from "@/lib/contracts/mfa";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";

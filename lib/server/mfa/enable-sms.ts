@@ -1,3 +1,4 @@
+import "server-only";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { assertFactorAllowed, logMfaChange, mfaOwner, presentMfaState, recoveryCodesIfNone, saveUserMfa, wrongEnrolmentCode } from "./account-mfa";

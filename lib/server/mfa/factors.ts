@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { mfaRecoveryCodes, mfaWebauthnCredentials, userMfa, type User } from "@/db/schema";

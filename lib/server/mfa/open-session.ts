@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import type { User } from "@/db/schema";
 import { sessions, users } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { AuthedCtx } from "../context";
 import { mfaOwner, presentMfaState } from "./account-mfa";
 

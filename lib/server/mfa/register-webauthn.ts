@@ -1,10 +1,11 @@
+import "server-only";
 import { verifyRegistrationResponse, type RegistrationResponseJSON } from "@simplewebauthn/server";
 import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import { eq } from "drizzle-orm";
 import { mfaWebauthnCredentials } from "@/db/schema";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { assertFactorAllowed, logMfaChange, mfaOwner, recoveryCodesIfNone } from "./account-mfa";
 import { findEnrolmentChallenge, spendChallenge } from "./challenges";
 import type { RelyingParty } from "./relying-party";

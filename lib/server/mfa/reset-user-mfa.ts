@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { mfaChallenges, mfaRecoveryCodes, mfaTotpSteps, mfaWebauthnCredentials, userMfa } from "@/db/schema";
 import { writeLog } from "../audit/write-log";

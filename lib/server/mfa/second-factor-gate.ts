@@ -1,3 +1,4 @@
+import "server-only";
 import type { User } from "@/db/schema";
 import type { MfaRequiredDetails } from "@/lib/contracts/mfa";
 import { writeLog } from "../audit/write-log";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";
 import { getSignInChallengeOrThrow } from "./challenges";

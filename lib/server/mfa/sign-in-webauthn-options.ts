@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { mfaChallenges } from "@/db/schema";
 import type { Ctx } from "../context";

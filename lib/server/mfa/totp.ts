@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, lt, max } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import type { DbOrTx } from "@/db";

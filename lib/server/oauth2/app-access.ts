@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";

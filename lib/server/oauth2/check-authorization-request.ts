@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import { getPlatformConfig } from "../config/platform-config";
 import { findApp } from "./app-access";

@@ -1,3 +1,4 @@
+import "server-only";
 import { oauth2Apps } from "@/db/schema";
 import type { AppResponse, CreateAppInput } from "@/lib/contracts/oauth2";
 import { writeLog } from "../audit/write-log";

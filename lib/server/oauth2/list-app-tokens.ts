@@ -1,7 +1,8 @@
+import "server-only";
 import { count, desc, eq } from "drizzle-orm";
 import { oauth2Grants } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { getAppOrThrow } from "./app-access";
 import { presentGrants } from "./present-apps";
 

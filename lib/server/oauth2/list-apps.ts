@@ -1,7 +1,8 @@
+import "server-only";
 import { asc, count } from "drizzle-orm";
 import { oauth2Apps } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { presentApps } from "./present-apps";
 
 /** GET /oauth2/apps: every application of the platform, by name (administrators). */

@@ -1,7 +1,8 @@
+import "server-only";
 import { count, desc, eq } from "drizzle-orm";
 import { oauth2Grants } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { presentGrants } from "./present-apps";
 
 /** GET /oauth2/user/tokens: the applications the caller authorised, newest first. */

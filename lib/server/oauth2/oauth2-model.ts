@@ -1,9 +1,10 @@
+import "server-only";
 import { and, eq, isNull, lt } from "drizzle-orm";
 import OAuth2Server from "@node-oauth/oauth2-server";
 import type { DbOrTx } from "@/db";
 import { oauth2AccessTokens, oauth2Apps, oauth2Codes, oauth2Grants, oauth2RefreshTokens, sessions, users, type OAuth2App } from "@/db/schema";
 import { accountRefusal } from "../auth/account-state";
-import { SCOPES } from "../auth/scopes";
+import { SCOPES } from "@/lib/contracts/scopes";
 import { hashToken, newToken } from "../auth/tokens";
 import type { RequestInfo } from "../context";
 import { connectionRefusal, REFUSAL_MESSAGES } from "../options/connection-rules";

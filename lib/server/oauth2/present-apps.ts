@@ -1,10 +1,11 @@
+import "server-only";
 import { eq, inArray, max, min, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { oauth2AccessTokens, oauth2Apps, sessions, users, type OAuth2App, type OAuth2Grant } from "@/db/schema";
 import type { AppResponse, GrantResponse } from "@/lib/contracts/oauth2";
 import { OAUTH2_KINDS } from "@/lib/contracts/oauth2";
 import { displayName } from "../audit/write-log";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { loadOwnerNames } from "../users/owner-names";
 
 type Kind = (typeof OAUTH2_KINDS)[number];

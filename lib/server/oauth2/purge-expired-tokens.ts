@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNotNull, isNull, lt, notExists, or, gt, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db";
 import { oauth2AccessTokens, oauth2Codes, oauth2Grants, oauth2RefreshTokens, sessions } from "@/db/schema";

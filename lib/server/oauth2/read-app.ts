@@ -1,3 +1,4 @@
+import "server-only";
 import type { AppResponse } from "@/lib/contracts/oauth2";
 import type { AuthedCtx } from "../context";
 import { getAppOrThrow } from "./app-access";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { oauth2Apps, oauth2Grants } from "@/db/schema";
 import { writeLog } from "../audit/write-log";

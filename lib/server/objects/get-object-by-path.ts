@@ -1,3 +1,4 @@
+import "server-only";
 import type { Folder } from "@/db/schema";
 import type { AuthedCtx } from "../context";
 import { notFound } from "../errors";
@@ -6,7 +7,7 @@ import { nameKey } from "../files/names";
 import { presentFiles } from "../files/present-files";
 import { findLiveChildFolder } from "../folders/folder-names";
 import { presentFolders } from "../folders/present-folders";
-import type { Mode } from "../http/mode";
+import type { Mode } from "../present/mode";
 import { resolveRights } from "../rights/resolve-rights";
 import { findAllRoots } from "../spaces/find-spaces";
 

@@ -1,10 +1,12 @@
-import { SCOPES } from "../auth/scopes";
+import "server-only";
+import { SCOPES } from "@/lib/contracts/scopes";
 import { neededScope } from "../http/api-areas";
 import type { Auth, Handler } from "../http/route";
 import { jsonSchema } from "./json-schema";
 import { RAW_OPERATIONS, type RawOperation } from "./raw-operations";
-import { ROUTE_MODULES } from "./route-modules";
 
+/** The route files of app/api, each with a loader of its module (app/api/openapi.json/route-modules.ts, generated). */
+export type RouteModule = { path: string; load: () => Promise<unknown> };
 type JsonSchema = Record<string, unknown>;
 type Operation = Record<string, unknown>;
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -16,9 +18,9 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
  * raw (uploads, tus, downloads on the server in front of Next) are described in raw-operations.ts.
  * JSON Schemas come from zod's own converter, on the input side (what a client sends).
  */
-export async function buildOpenApiDocument() {
+export async function buildOpenApiDocument(routeModules: readonly RouteModule[]) {
   const paths: Record<string, Record<string, Operation>> = {};
-  for (const { path, load } of ROUTE_MODULES) {
+  for (const { path, load } of routeModules) {
     const mod = (await load()) as Record<string, Handler | undefined>;
     for (const method of METHODS) {
       const spec = mod[method]?.spec;

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 
 /** The JSON Schema (2020-12, as OpenAPI 3.1 uses) of what a client sends for a zod schema. */

@@ -1,3 +1,4 @@
+import "server-only";
 import { uploadFieldsObject } from "@/lib/contracts/uploads";
 import type { Auth } from "../http/route";
 import { jsonSchema } from "./json-schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { AppError } from "../errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { AppError } from "../errors";
 import { connectionRefusal, REFUSAL_MESSAGES, type ConnectionOptions } from "./connection-rules";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { BlockList, isIP } from "node:net";
 
 /** The options that decide whether one principal may connect; the columns of connection_options. */

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "@/db";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { OptionsResponse } from "@/lib/contracts/options";
 import type { AuthedCtx } from "../context";
 import { getOptionsTargetOrThrow } from "./options-target";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { OptionsResponse, UpdateOptionsInput } from "@/lib/contracts/options";
 import { connectionOptions } from "@/db/schema";
 import { writeLog } from "../audit/write-log";

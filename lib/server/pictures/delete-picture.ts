@@ -1,6 +1,7 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { users } from "@/db/schema";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import { writeLog } from "../audit/write-log";
 import type { AuthedCtx } from "../context";
 import { getPictureOwnerOrThrow } from "./picture-owner";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import { users, type User } from "@/db/schema";
 import { managesUser } from "../auth/authenticate";

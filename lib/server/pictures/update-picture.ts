@@ -1,8 +1,9 @@
+import "server-only";
 import type { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { users } from "@/db/schema";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { StoredBlob } from "@/lib/storage/blob-store";
 import { writeLog } from "../audit/write-log";
 import type { AuthedCtx } from "../context";

@@ -1,6 +1,7 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 
 /** GET /health: database and storage reachable; 503 when either is not. */
 export async function checkHealth() {

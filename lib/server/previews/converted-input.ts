@@ -1,7 +1,8 @@
+import "server-only";
 import { createWriteStream } from "node:fs";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 
 /** A converter's input: the blob bound read-only at /work/<name> when the store keeps it on disk, else copied there. */
 export async function inputFor(blobId: string, fileName: string, workDir: string): Promise<{ path: string; binds: { source: string; target: string }[] }> {

@@ -1,3 +1,4 @@
+import "server-only";
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import fs from "node:fs/promises";

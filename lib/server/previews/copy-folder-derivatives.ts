@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { idArray } from "../folders/id-array";

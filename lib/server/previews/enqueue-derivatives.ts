@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, versionPreviews, versionTexts, type FileVersion } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { contentKind, type ContentKind } from "./formats";
 
 /** The contract's three viewers: images, documents (PDF and office formats, shown as pages) and videos. */

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * What a version's content is, for previews and text extraction. Decided from the stored MIME
  * type, which the server sniffed from the bytes at upload (commit-upload). Images and PDFs come

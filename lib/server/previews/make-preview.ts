@@ -1,9 +1,10 @@
+import "server-only";
 import type { Readable } from "node:stream";
 import { and, eq, inArray } from "drizzle-orm";
 import sharp from "sharp";
 import type { Db } from "@/db";
 import { blobs, fileVersions, files, versionPreviews, versionRenditions } from "@/db/schema";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { StoredBlob } from "@/lib/storage/blob-store";
 import { MissingTool } from "./converter";
 import { fileTypeOf } from "./file-type";

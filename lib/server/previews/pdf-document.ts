@@ -1,6 +1,7 @@
+import "server-only";
 import type { Readable } from "node:stream";
 import type { PDFDocumentProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 
 /** Past this size a PDF gets no page count, thumbnail or text: pdfjs reserves the whole length. */
 export const MAX_PDF_BYTES = 200 * 1024 * 1024;

@@ -1,3 +1,4 @@
+import "server-only";
 import type { FileRow, FileVersion } from "@/db/schema";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";

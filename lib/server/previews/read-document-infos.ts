@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { versionPreviews } from "@/db/schema";
 import type { AuthedCtx } from "../context";

@@ -1,9 +1,10 @@
+import "server-only";
 import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { users, versionPreviews, type User, type VersionPreview } from "@/db/schema";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import { accountRefusal } from "../auth/account-state";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";

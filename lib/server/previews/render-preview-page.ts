@@ -1,3 +1,4 @@
+import "server-only";
 import type { Ctx } from "../context";
 import { FILE_EVENT, recordEvent } from "../events/record-event";
 import { readUtf8Beginning } from "../texts/read-utf8";

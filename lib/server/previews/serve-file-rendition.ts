@@ -1,8 +1,9 @@
+import "server-only";
 import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq } from "drizzle-orm";
 import { versionPreviews } from "@/db/schema";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { AuthedCtx } from "../context";
 import { parseRange } from "../downloads/range";
 import { inlineSafetyHeaders } from "../downloads/served-type";

@@ -1,8 +1,9 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { getDb, type DbOrTx } from "@/db";
 import { versionPreviews, type FileRow, type FileVersion } from "@/db/schema";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import { AppError } from "../errors";
 import { findRendition } from "./find-rendition";
 import { contentKind } from "./formats";

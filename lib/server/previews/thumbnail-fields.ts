@@ -1,11 +1,13 @@
+import "server-only";
 import { inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { versionPreviews } from "@/db/schema";
+import type { FileResponse } from "@/lib/contracts/files";
 import { fileTypeOf } from "./file-type";
 import { contentKind, FILE_TYPE } from "./formats";
 import { thumbTokenSigner } from "./thumb-token";
 
-export type ThumbnailFields = { thumb_token?: string; file_type?: string };
+export type ThumbnailFields = Pick<FileResponse, "thumb_token" | "file_type">;
 type Shown = { versionId: number; mime: string | null; name: string };
 
 /** The formats whose thumbnail the jobs make here (no ffmpeg: no video thumbnails). */

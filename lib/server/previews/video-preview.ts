@@ -1,7 +1,8 @@
+import "server-only";
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { StoredBlob } from "@/lib/storage/blob-store";
 import { defaultTimeoutMs, runSandboxed, withWorkDir } from "./converter";
 import { inputFor } from "./converted-input";

@@ -1,3 +1,4 @@
+import "server-only";
 import { getPlatformConfig } from "../config/platform-config";
 import type { AuthedCtx } from "../context";
 import { getFolderOrThrow } from "../folders/get-folder";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { rights } from "@/db/schema";
 import type { CreateRightBody } from "@/lib/contracts/rights";

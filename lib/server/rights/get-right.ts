@@ -1,3 +1,4 @@
+import "server-only";
 import type { AuthedCtx } from "../context";
 import { presentRights } from "./present-rights";
 import { getRightOrThrow } from "./right-access";

@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, eq } from "drizzle-orm";
 import { rights } from "@/db/schema";
 import type { AuthedCtx } from "../context";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import type { RightRow } from "@/db/schema";
 import type { RightResponse } from "@/lib/contracts/rights";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import type { User } from "@/db/schema";
 import { resolveRights } from "./resolve-rights";

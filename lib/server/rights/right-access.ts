@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { rows, type DbOrTx } from "@/db";
 import { folders, groups, rights as rightsTable, users, type Folder, type RightRow, type User } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 export const RIGHT_NAMES = ["browse", "read", "download", "write", "edit", "delete", "share"] as const;
 export type RightName = (typeof RIGHT_NAMES)[number];
 export type Rights = Record<RightName, boolean>;

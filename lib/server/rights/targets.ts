@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 
 /** The ids rights may name for a user: the user and each group they belong to (a subquery). */

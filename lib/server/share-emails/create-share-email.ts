@@ -1,3 +1,4 @@
+import "server-only";
 import { shareEmailRecipients, shareEmails } from "@/db/schema";
 import type { CreateShareEmailInput, ShareEmailResponse } from "@/lib/contracts/share-emails";
 import { writeLog } from "../audit/write-log";

@@ -1,7 +1,8 @@
+import "server-only";
 import { count, desc, eq } from "drizzle-orm";
 import { shareEmails } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { presentShareEmails } from "./present-share-emails";
 
 /** GET /shares/emails: the caller's email shares, newest first (envelope). */

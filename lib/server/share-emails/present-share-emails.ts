@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { shareAccesses, shareEmailRecipients, shares } from "@/db/schema";

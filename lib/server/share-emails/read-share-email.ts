@@ -1,3 +1,4 @@
+import "server-only";
 import type { ShareEmailResponse } from "@/lib/contracts/share-emails";
 import type { AuthedCtx } from "../context";
 import { presentShareEmail } from "./present-share-emails";

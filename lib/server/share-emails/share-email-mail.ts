@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import type { User } from "@/db/schema";
 import { displayName } from "../audit/write-log";

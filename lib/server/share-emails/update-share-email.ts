@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { shareEmails } from "@/db/schema";
 import type { ShareEmailResponse, UpdateShareEmailInput } from "@/lib/contracts/share-emails";

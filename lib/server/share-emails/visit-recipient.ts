@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { shareEmailRecipients, shareEmails } from "@/db/schema";

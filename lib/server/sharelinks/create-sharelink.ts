@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { shares } from "@/db/schema";
 import type { CreateSharelinkInput, SharelinkResponse } from "@/lib/contracts/sharelinks";

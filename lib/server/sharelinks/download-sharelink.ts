@@ -1,3 +1,4 @@
+import "server-only";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";
 import type { ShareVisit } from "../links/resolve-link-visitor";

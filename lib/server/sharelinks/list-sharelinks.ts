@@ -1,7 +1,8 @@
+import "server-only";
 import { count, desc, eq } from "drizzle-orm";
 import { shares } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { presentSharelinks } from "./present-sharelinks";
 
 /** GET /sharelinks (obsolete): my link shares in the legacy form, newest first (envelope). */

@@ -1,9 +1,10 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import { and, countDistinct, desc, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { SHARE_FLAG, shareAccesses, type ShareRow } from "@/db/schema";
 import type { LegacyOptions, SharelinkResponse } from "@/lib/contracts/sharelinks";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { loadOwnerNames } from "../users/owner-names";
 import { shareUrl } from "../shares/present-share";
 import { isConsumed, isExpired, isSingleDownload, needsCode, wantsReceipt } from "../shares/share-flags";

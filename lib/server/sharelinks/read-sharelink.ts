@@ -1,3 +1,4 @@
+import "server-only";
 import type { SharelinkResponse } from "@/lib/contracts/sharelinks";
 import type { AuthedCtx } from "../context";
 import { getOwnShareOrThrow } from "../shares/load-share";

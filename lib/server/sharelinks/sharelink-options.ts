@@ -1,3 +1,4 @@
+import "server-only";
 import { SHARE_FLAG, type ShareRow } from "@/db/schema";
 import type { CreateSharelinkInput, LegacyOptions, UpdateSharelinkInput } from "@/lib/contracts/sharelinks";
 import type { CreateShareInput, UpdateShareInput } from "@/lib/contracts/shares";

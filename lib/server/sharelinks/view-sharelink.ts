@@ -1,3 +1,4 @@
+import "server-only";
 import type { SharelinkResponse } from "@/lib/contracts/sharelinks";
 import type { Ctx } from "../context";
 import type { ShareVisit } from "../links/resolve-link-visitor";

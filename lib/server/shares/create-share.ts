@@ -1,3 +1,4 @@
+import "server-only";
 import { inArray } from "drizzle-orm";
 import { files, shareRoots, shares } from "@/db/schema";
 import type { CreateShareInput, ShareResponse } from "@/lib/contracts/shares";

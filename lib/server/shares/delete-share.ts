@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { linkAccessTokens, linkCodes, shares } from "@/db/schema";
 import { writeLog } from "../audit/write-log";

@@ -1,7 +1,8 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import type { ShareRow } from "@/db/schema";
 import type { ShareResponse } from "@/lib/contracts/shares";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { loadOwnerNames } from "../users/owner-names";
 import { isConsumed, isExpired, needsPassword } from "./share-flags";
 import { loadRootItemsOfShares, loadShareItemDetails, shareItemsJson } from "./share-items";

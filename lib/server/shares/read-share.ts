@@ -1,3 +1,4 @@
+import "server-only";
 import type { ShareResponse } from "@/lib/contracts/shares";
 import type { AuthedCtx } from "../context";
 import { getOwnShareOrThrow } from "./load-share";

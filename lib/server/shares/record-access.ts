@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import type { DbOrTx } from "@/db";
 import { shareAccesses, type ShareRow } from "@/db/schema";

@@ -1,13 +1,14 @@
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { ZipFile } from "yazl";
 import { getDb } from "@/db";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import { attachmentDisposition } from "../downloads/content-disposition";
 import { sendError, toWebRequest } from "../http/node-route";
 import { AppError } from "../errors";
 import { parseEnvironment } from "../events/record-event";
-import { requestInfo } from "../http/route";
+import { requestInfo } from "../http/request-info";
 import { appUrl } from "../mail/app-url";
 import { resolveLinkVisitor } from "../links/resolve-link-visitor";
 import { recordShareAccess } from "./record-access";

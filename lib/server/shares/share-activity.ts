@@ -1,7 +1,8 @@
+import "server-only";
 import { count, countDistinct, desc, eq, inArray, max, sql } from "drizzle-orm";
 import { files, shareAccesses } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import { envelope, iso } from "../http/envelope";
+import { envelope, iso } from "../present/envelope";
 import { getOwnShareOrThrow } from "./load-share";
 
 /**

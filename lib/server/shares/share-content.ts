@@ -1,5 +1,6 @@
+import "server-only";
 import type { Ctx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import type { ShareVisit } from "../links/resolve-link-visitor";
 import { getSharedFolderOrThrow, loadFolderItems, loadRootItems, presentShareItems } from "./share-items";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import { parseEnvironment } from "../events/record-event";
 import { planDownload, type DownloadRequest, type PreparedDownload } from "../downloads/prepare-download";

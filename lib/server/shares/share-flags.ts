@@ -1,3 +1,4 @@
+import "server-only";
 import { SHARE_FLAG, type ShareRow } from "@/db/schema";
 import { AppError } from "../errors";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, count, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileLocks, fileVersions, files, folders, shareRoots, shares, users, type FileRow, type FileVersion, type Folder, type ShareRow, type User } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { SHARE_FLAG } from "@/db/schema";
 import { hashLinkPassword } from "../links/link-password";
 import { checkShareFlags } from "./share-flags";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, lt } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileTokens, shares, type FileRow, type FileVersion, type Folder, type ShareRow } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { linkAccessTokens, shareRoots, shares } from "@/db/schema";
 import type { ShareResponse, UpdateShareInput } from "@/lib/contracts/shares";

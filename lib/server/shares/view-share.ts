@@ -1,7 +1,8 @@
+import "server-only";
 import type { z } from "zod";
 import type { publicShareResponse } from "@/lib/contracts/shares";
 import type { Ctx } from "../context";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { loadOwnerNames } from "../users/owner-names";
 import type { ShareVisit } from "../links/resolve-link-visitor";
 import { recordShareAccess } from "./record-access";

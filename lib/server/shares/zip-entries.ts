@@ -1,6 +1,8 @@
+import "server-only";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, files, folders, type ShareRow } from "@/db/schema";
+import { numberedName } from "../files/names";
 import { idArray } from "../folders/id-array";
 import { loadRootItems } from "./share-items";
 
@@ -15,16 +17,13 @@ export type ZipEntry = { path: string; kind: "file"; blobId: string | null; size
 export async function listZipEntries(db: DbOrTx, share: Pick<ShareRow, "id" | "ownerId">): Promise<ZipEntry[]> {
   const roots = await loadRootItems(db, share);
   const taken = new Set<string>();
-  const topName = (name: string) => {
+  const topName = (name: string, isFile: boolean) => {
     let candidate = name;
-    for (let n = 2; taken.has(candidate.toLowerCase()); n++) {
-      const dot = name.lastIndexOf(".");
-      candidate = dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
-    }
+    for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = numberedName(name, n, isFile);
     taken.add(candidate.toLowerCase());
     return candidate;
   };
-  const entries: ZipEntry[] = roots.files.map(({ file, version }) => ({ path: topName(file.name), kind: "file", blobId: version.blobId, size: version.size, mime: version.mime, mtime: version.modifiedAt }));
+  const entries: ZipEntry[] = roots.files.map(({ file, version }) => ({ path: topName(file.name, true), kind: "file", blobId: version.blobId, size: version.size, mime: version.mime, mtime: version.modifiedAt }));
 
   for (const root of roots.folders) {
     const subtree = await db
@@ -32,7 +31,7 @@ export async function listZipEntries(db: DbOrTx, share: Pick<ShareRow, "id" | "o
       .from(folders)
       .where(and(isNull(folders.deletedAt), sql`${folders.path} @> ${idArray([root.id])}`))
       .orderBy(asc(sql`cardinality(${folders.path})`), asc(folders.name));
-    const paths = new Map<number, string>([[root.id, topName(root.name)]]);
+    const paths = new Map<number, string>([[root.id, topName(root.name, false)]]);
     entries.push({ path: `${paths.get(root.id)}/`, kind: "folder", mtime: root.modifiedAt });
     for (const folder of subtree) {
       const parent = folder.parentId === null ? undefined : paths.get(folder.parentId);

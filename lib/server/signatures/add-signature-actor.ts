@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, max } from "drizzle-orm";
 import { signatureActors, users } from "@/db/schema";
 import type { AddActorInput, SignatureActorResponse } from "@/lib/contracts/signatures";

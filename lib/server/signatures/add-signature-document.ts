@@ -1,8 +1,9 @@
+import "server-only";
 import { Readable } from "node:stream";
 import { max, eq } from "drizzle-orm";
 import { signatureDocuments } from "@/db/schema";
 import type { AddDocumentInput, SignatureDocumentResponse } from "@/lib/contracts/signatures";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { getFileOrThrow } from "../files/get-file";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import { signatureFields, type SignatureDocumentRow, type SignatureFieldRow } from "@/db/schema";
 import type { AddFieldInput, SignatureFieldResponse } from "@/lib/contracts/signatures";

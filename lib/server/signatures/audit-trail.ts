@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, eq } from "drizzle-orm";
 import { signatureActivities, signatureActors, signatureDocuments } from "@/db/schema";
 import { displayName } from "../audit/write-log";

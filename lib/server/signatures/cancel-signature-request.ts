@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { signatureActors, signatureRequests, type SignatureRequestRow } from "@/db/schema";

@@ -1,9 +1,10 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db";
 import { folders, signatureActors, signatureDocuments, signatureFields, signatureRequests, type SignatureActorRow, type SignatureDocumentRow, type SignatureFieldRow, type SignatureRequestRow, type User } from "@/db/schema";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { StoredBlob } from "@/lib/storage/blob-store";
 import { getPlatformConfig } from "../config/platform-config";
 import type { AuthedCtx } from "../context";

@@ -1,9 +1,10 @@
+import "server-only";
 import { Readable } from "node:stream";
 import { and, eq, isNotNull, or } from "drizzle-orm";
 import { ZipFile } from "yazl";
 import type { DbOrTx } from "@/db";
 import { fileVersions, signatureDocuments, signatureRequests, type SignatureRequestRow } from "@/db/schema";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { AuthedCtx, Ctx } from "../context";
 import { attachmentDisposition } from "../downloads/content-disposition";
 import { AppError } from "../errors";

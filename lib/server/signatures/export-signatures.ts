@@ -1,3 +1,4 @@
+import "server-only";
 import { count, inArray } from "drizzle-orm";
 import { signatureActors, signatureDocuments } from "@/db/schema";
 import { ACTIVITY_EXPORT_COLUMNS, SIGNATURE_EXPORT_COLUMNS, type ExportQuery } from "@/lib/contracts/signatures";

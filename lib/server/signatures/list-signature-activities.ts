@@ -1,8 +1,9 @@
+import "server-only";
 import { asc, count, eq } from "drizzle-orm";
 import { signatureActivities, signatureActors } from "@/db/schema";
 import type { SignatureActivityResponse } from "@/lib/contracts/signatures";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { presentActivity } from "./present-signatures";
 import { getOwnSignatureOrThrow } from "./signature-access";
 

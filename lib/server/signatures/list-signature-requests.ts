@@ -1,9 +1,10 @@
+import "server-only";
 import { and, count, desc, eq, ilike, inArray, isNull, ne, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { signatureActors, signatureRequests, type SignatureRequestRow } from "@/db/schema";
 import type { ListSignaturesQuery, SignatureResponse } from "@/lib/contracts/signatures";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { presentSignatures } from "./present-signatures";
 
 export type SignatureListKind = "mine" | "received" | "templates";

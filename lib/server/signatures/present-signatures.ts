@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import {
@@ -28,7 +29,7 @@ import type {
   SignatureStatus,
 } from "@/lib/contracts/signatures";
 import { displayName } from "../audit/write-log";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { makeToken, signingUrl } from "./signing-token";
 
 /**

@@ -1,3 +1,4 @@
+import "server-only";
 import type { SignatureResponse } from "@/lib/contracts/signatures";
 import type { AuthedCtx } from "../context";
 import { presentSignature } from "./present-signatures";

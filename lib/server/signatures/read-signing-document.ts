@@ -1,7 +1,8 @@
+import "server-only";
 import { Readable } from "node:stream";
 import { and, eq } from "drizzle-orm";
 import { fileVersions, signatureDocuments } from "@/db/schema";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { Ctx } from "../context";
 import { attachmentDisposition } from "../downloads/content-disposition";
 import { inlineSafetyHeaders } from "../downloads/served-type";

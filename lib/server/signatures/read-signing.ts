@@ -1,9 +1,10 @@
+import "server-only";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { signatureActors, signatureDocuments, signatureFields, users } from "@/db/schema";
 import type { PublicSigningResponse, SignatureLevel, SignatureStatus, ActorStatus, ActorType } from "@/lib/contracts/signatures";
 import { displayName } from "../audit/write-log";
 import type { Ctx } from "../context";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { presentField } from "./present-signatures";
 import { recordActivity } from "./record-activity";
 import { needsCode, openSignerOrThrow } from "./signer-access";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import { signatureActivities } from "@/db/schema";
 import type { SignatureActivityCode } from "@/lib/contracts/signatures";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, ne } from "drizzle-orm";
 import { signatureActors, signatureRequests } from "@/db/schema";
 import type { RefuseInput, SignatureActorResponse } from "@/lib/contracts/signatures";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { signatureActors, users, type SignatureActorRow, type SignatureRequestRow } from "@/db/schema";

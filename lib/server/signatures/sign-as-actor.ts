@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { signatureActors, signatureDocuments, signatureFields, type SignatureActorRow, type SignatureFieldRow } from "@/db/schema";
 import { MAX_SIGNATURE_PNG_BYTES, MAX_TYPED_SIGNATURE, type SignatureActorResponse, type SignInput } from "@/lib/contracts/signatures";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { signatureActors, signatureDocuments, signatureFields, signatureRequests, type SignatureActorRow, type SignatureDocumentRow, type SignatureRequestRow, type User } from "@/db/schema";

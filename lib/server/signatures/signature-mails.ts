@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import type { SignatureActorRow, SignatureRequestRow } from "@/db/schema";
 import { getPlatformConfig } from "../config/platform-config";

@@ -1,3 +1,4 @@
+import "server-only";
 import { AppError } from "../errors";
 
 /** api.md levels: the built-in signer offers the simple and advanced ones; a qualified signature needs a qualified trust service provider. */

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, isNotNull, lte } from "drizzle-orm";
 import type { Db } from "@/db";
 import { signatureActors, signatureRequests } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomInt, timingSafeEqual } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";

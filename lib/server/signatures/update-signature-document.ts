@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { signatureDocuments, signatureFields } from "@/db/schema";
 import type { SignatureDocumentResponse, UpdateDocumentInput } from "@/lib/contracts/signatures";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { signatureRequests } from "@/db/schema";
 import type { SignatureResponse, UpdateSignatureInput } from "@/lib/contracts/signatures";

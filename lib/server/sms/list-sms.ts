@@ -1,7 +1,8 @@
+import "server-only";
 import { count, desc } from "drizzle-orm";
 import { smsMessages } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import { envelope, iso } from "../http/envelope";
+import { envelope, iso } from "../present/envelope";
 
 /** GET /admin/sms (administrators): the text messages sent, newest first. */
 export async function listSms(ctx: AuthedCtx, paging: { offset_start: number; nb_objects: number }) {

@@ -1,3 +1,4 @@
+import "server-only";
 /** Where text messages go. The built-in "outbox" provider only records them (administrators read them at GET /admin/sms). */
 export type SmsProvider = {
   name: string;

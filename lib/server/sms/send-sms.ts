@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import { smsMessages } from "@/db/schema";
 import { AppError } from "../errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { AuthedCtx } from "../context";
 import { findCompanyRoots, findPrivateRoot } from "./find-spaces";
 

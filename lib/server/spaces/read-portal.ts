@@ -1,7 +1,8 @@
+import "server-only";
 import type { ReadFolderQuery } from "@/lib/contracts/folders";
 import type { AuthedCtx } from "../context";
 import { attachContent, levelsBelowList, toNodes } from "../folders/folder-content";
-import { modeOf } from "../http/mode";
+import { modeOf } from "../present/mode";
 import { findPrivateRoot, findSharedRoots } from "./find-spaces";
 import { spaceNodes } from "./read-root";
 

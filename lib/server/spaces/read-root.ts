@@ -1,10 +1,11 @@
+import "server-only";
 import type { ReadFolderQuery } from "@/lib/contracts/folders";
 import type { AuthedCtx } from "../context";
 import { notFound } from "../errors";
 import { attachContent, levelsBelowList, toNodes, type FolderNode } from "../folders/folder-content";
 import type { FolderJson } from "../folders/present-folders";
 import { readFolder } from "../folders/read-folder";
-import { modeOf } from "../http/mode";
+import { modeOf } from "../present/mode";
 import { findCompanyRoots, findPrivateRoot, findSharedRoots, type SpaceEntry } from "./find-spaces";
 
 export type SpaceType = "private" | "company" | "shared";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt } from "drizzle-orm";
 import { ssoFlows } from "@/db/schema";
 import { hashToken } from "../auth/tokens";

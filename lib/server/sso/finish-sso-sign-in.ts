@@ -1,3 +1,4 @@
+import "server-only";
 import type { MfaRequiredDetails } from "@/lib/contracts/mfa";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";

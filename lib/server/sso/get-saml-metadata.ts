@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { identityProviders } from "@/db/schema";
 import type { Ctx } from "../context";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { identityProviders } from "@/db/schema";
 import type { SsoProviderSummary } from "@/lib/contracts/sso";

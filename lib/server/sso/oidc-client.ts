@@ -1,3 +1,4 @@
+import "server-only";
 import * as client from "openid-client";
 import type { SsoIdentity } from "./provision-sso-user";
 import { ssoFailure } from "./sso-failure";

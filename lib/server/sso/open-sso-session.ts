@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
 import { sessions, users, type User } from "@/db/schema";

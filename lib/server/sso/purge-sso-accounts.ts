@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { identityLinks, identityProviders, sessions, ssoFlows, ssoReplays, users } from "@/db/schema";

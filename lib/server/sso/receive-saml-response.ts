@@ -1,3 +1,4 @@
+import "server-only";
 import { DOMParser } from "@xmldom/xmldom";
 import { and, eq, gt } from "drizzle-orm";
 import { ssoFlows, ssoReplays } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Profile } from "@node-saml/node-saml";
 import { cleanText, splitName } from "./oidc-client";
 import type { SsoIdentity } from "./provision-sso-user";

@@ -1,3 +1,4 @@
+import "server-only";
 import { DOMParser, type Element } from "@xmldom/xmldom";
 import { ssoFailure } from "./sso-failure";
 import type { SsoProvider } from "./sso-provider";

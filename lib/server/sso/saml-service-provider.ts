@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { generateServiceProviderMetadata, SAML, ValidateInResponseTo, type CacheProvider } from "@node-saml/node-saml";
 import { and, eq, gt } from "drizzle-orm";

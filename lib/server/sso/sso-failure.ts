@@ -1,3 +1,4 @@
+import "server-only";
 import { writeLog } from "../audit/write-log";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";

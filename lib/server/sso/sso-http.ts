@@ -1,3 +1,4 @@
+import "server-only";
 import { timingSafeEqual } from "node:crypto";
 import { getAuthOptions } from "../auth/next-auth-options";
 import { hashToken, newToken } from "../auth/tokens";

@@ -1,3 +1,4 @@
+import "server-only";
 import { ssoFlows } from "@/db/schema";
 import { hashToken } from "../auth/tokens";
 import type { Ctx } from "../context";

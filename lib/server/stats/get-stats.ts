@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import { ALL_STATS, STATS_MASK, type StatsQuery, type StatsResponse } from "@/lib/contracts/stats";
 import { type AuthedCtx, isAdmin } from "../context";

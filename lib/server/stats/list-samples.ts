@@ -1,3 +1,4 @@
+import "server-only";
 import { desc, gte } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { statsSamples } from "@/db/schema";

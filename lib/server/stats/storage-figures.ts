@@ -1,7 +1,8 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rows, type DbOrTx } from "@/db";
 import type { UserSize } from "@/lib/contracts/stats";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import { getPlatformConfig } from "../config/platform-config";
 import { usedOnPlatform } from "../quotas/assert-quota";
 

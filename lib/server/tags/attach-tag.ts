@@ -1,3 +1,4 @@
+import "server-only";
 import { tagLinks, TAG_ACTIVITY } from "@/db/schema";
 import type { TagElementType, TagResponse } from "@/lib/contracts/tags";
 import { writeLog } from "../audit/write-log";

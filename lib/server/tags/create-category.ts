@@ -1,3 +1,4 @@
+import "server-only";
 import { tagCategories } from "@/db/schema";
 import type { CategoryResponse, CreateCategoryInput } from "@/lib/contracts/tags";
 import { writeLog } from "../audit/write-log";

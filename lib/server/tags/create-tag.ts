@@ -1,3 +1,4 @@
+import "server-only";
 import { tags, TAG_ACTIVITY } from "@/db/schema";
 import type { CreateTagInput, TagResponse } from "@/lib/contracts/tags";
 import { writeLog } from "../audit/write-log";

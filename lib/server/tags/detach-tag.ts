@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { tagLinks, TAG_ACTIVITY } from "@/db/schema";
 import type { TagElementType } from "@/lib/contracts/tags";

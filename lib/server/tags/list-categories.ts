@@ -1,7 +1,8 @@
+import "server-only";
 import { count } from "drizzle-orm";
 import { tagCategories } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { presentCategories } from "./present-tags";
 
 /** GET /tag/categories: every category, by name, in the envelope; `full` adds the tags the caller sees in each. */

@@ -1,8 +1,9 @@
+import "server-only";
 import { and, count, eq, inArray } from "drizzle-orm";
 import { tagLinks, tags } from "@/db/schema";
 import type { TagElementType } from "@/lib/contracts/tags";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { presentTags } from "./present-tags";
 import { visibleTags } from "./tag-access";
 import { getTagElementOrThrow } from "./tag-element";

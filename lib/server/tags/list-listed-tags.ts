@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, files, folders, tagLinks, tags, type Tag, type User } from "@/db/schema";

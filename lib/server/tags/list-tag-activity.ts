@@ -1,8 +1,9 @@
+import "server-only";
 import { and, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import { files, folders, tagActivities, TAG_ACTIVITY, type TagActivity } from "@/db/schema";
 import type { TagActivityResponse } from "@/lib/contracts/tags";
 import type { AuthedCtx } from "../context";
-import { envelope, iso } from "../http/envelope";
+import { envelope, iso } from "../present/envelope";
 import { resolveRights } from "../rights/resolve-rights";
 import { loadOwnerNames } from "../users/owner-names";
 import { getVisibleTagOrThrow } from "./tag-access";

@@ -1,8 +1,9 @@
+import "server-only";
 import { and, count, eq, sql } from "drizzle-orm";
 import { tags } from "@/db/schema";
 import type { ListTagsQuery } from "@/lib/contracts/tags";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { presentTags } from "./present-tags";
 import { visibleTags } from "./tag-access";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { tagCategories, tags, type Tag, type TagCategory, type User } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { CategoryResponse } from "@/lib/contracts/tags";
 import type { AuthedCtx } from "../context";
 import { presentCategories } from "./present-tags";

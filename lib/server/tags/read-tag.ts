@@ -1,3 +1,4 @@
+import "server-only";
 import type { TagResponse } from "@/lib/contracts/tags";
 import type { AuthedCtx } from "../context";
 import { presentTags } from "./present-tags";

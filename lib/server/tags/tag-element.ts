@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, files, folders, type User } from "@/db/schema";

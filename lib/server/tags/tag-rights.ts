@@ -1,3 +1,4 @@
+import "server-only";
 import type { TagElementType } from "@/lib/contracts/tags";
 import type { RightName } from "../rights/rights";
 

@@ -1,10 +1,11 @@
+import "server-only";
 import type { CopyTemplateInput } from "@/lib/contracts/templates";
 import type { AuthedCtx } from "../context";
 import { commitUpload } from "../files/commit-upload";
 import { validateName } from "../files/names";
 import { presentFiles, type FileJson } from "../files/present-files";
 import { getFolderOrThrow } from "../folders/get-folder";
-import type { Mode } from "../http/mode";
+import type { Mode } from "../present/mode";
 import { getVisibleTemplateOrThrow, templateNotFound } from "./template-access";
 
 /**

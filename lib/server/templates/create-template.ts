@@ -1,3 +1,4 @@
+import "server-only";
 import { fileTemplates } from "@/db/schema";
 import type { CreateTemplateInput, TemplateResponse } from "@/lib/contracts/templates";
 import { writeLog } from "../audit/write-log";

@@ -1,8 +1,9 @@
+import "server-only";
 import { asc, count } from "drizzle-orm";
 import { fileTemplates } from "@/db/schema";
 import type { AuthedCtx } from "../context";
 import { getFolderOrThrow } from "../folders/get-folder";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { presentTemplates } from "./present-templates";
 import { offeredIn } from "./template-access";
 

@@ -1,8 +1,9 @@
+import "server-only";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, files, type FileTemplate, type User } from "@/db/schema";
 import type { TemplateResponse } from "@/lib/contracts/templates";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { fileTypeOf } from "../previews/file-type";
 import { loadThumbnails } from "../previews/thumbnail-fields";
 import { resolveRights } from "../rights/resolve-rights";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { TemplateResponse } from "@/lib/contracts/templates";
 import type { AuthedCtx } from "../context";
 import { presentTemplates } from "./present-templates";

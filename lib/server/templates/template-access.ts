@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileTemplates, folders, type FileTemplate, type Folder, type User } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt, lt } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { templateTokens, users, type FileTemplate } from "@/db/schema";

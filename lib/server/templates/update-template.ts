@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { fileTemplates } from "@/db/schema";
 import type { TemplateResponse, UpdateTemplateInput } from "@/lib/contracts/templates";

@@ -1,4 +1,5 @@
-import { getBlobStore } from "@/lib/storage";
+import "server-only";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 
 /** The first `maxBytes` of a blob decoded as UTF-8 (invalid sequences become U+FFFD). */
 export async function readUtf8Beginning(blobId: string | null, size: number, maxBytes: number): Promise<string> {

@@ -1,10 +1,11 @@
+import "server-only";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { fileVersions } from "@/db/schema";
 import type { AuthedCtx } from "../context";
 import { FILE_EVENT } from "../events/record-event";
 import { getFileOrThrow } from "../files/get-file";
 import { presentFiles } from "../files/present-files";
-import type { Mode } from "../http/mode";
+import type { Mode } from "../present/mode";
 import { describeLinkShares } from "./link-share-events";
 import { eventsOfVersions, loadEvents, presentEvents } from "./load-events";
 import { aggregateDownloads, nestReplies } from "./shape-events";

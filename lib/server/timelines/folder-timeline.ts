@@ -1,7 +1,8 @@
+import "server-only";
 import type { AuthedCtx } from "../context";
 import { getFolderOrThrow } from "../folders/get-folder";
 import { presentFolders } from "../folders/present-folders";
-import type { Mode } from "../http/mode";
+import type { Mode } from "../present/mode";
 import { loadEvents, presentEvents } from "./load-events";
 import { nestReplies } from "./shape-events";
 

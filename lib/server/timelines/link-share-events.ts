@@ -1,8 +1,9 @@
+import "server-only";
 import { and, count, countDistinct, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { shareAccesses, shares } from "@/db/schema";
 import { FILE_EVENT } from "../events/record-event";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { loadOwnerNames } from "../users/owner-names";
 import type { EventJson } from "./load-events";
 

@@ -1,7 +1,8 @@
+import "server-only";
 import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { events } from "@/db/schema";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { loadOwnerNames } from "../users/owner-names";
 
 export type EventJson = {

@@ -1,3 +1,4 @@
+import "server-only";
 import { FILE_EVENT } from "../events/record-event";
 import type { EventJson } from "./load-events";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, lt } from "drizzle-orm";
 import { fileTokens } from "@/db/schema";
 import type { FileTokenType } from "@/lib/contracts/files";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileTokens, users, type FileRow, type FileVersion, type Folder, type User } from "@/db/schema";

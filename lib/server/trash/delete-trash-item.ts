@@ -1,3 +1,4 @@
+import "server-only";
 import { writeLog } from "../audit/write-log";
 import type { AuthedCtx } from "../context";
 import { getTrashItemOrThrow } from "./get-trash-item";

@@ -1,3 +1,4 @@
+import "server-only";
 import { desc, eq } from "drizzle-orm";
 import { trashItems } from "@/db/schema";
 import type { TrashItemResponse } from "@/lib/contracts/trash";

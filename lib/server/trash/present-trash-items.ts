@@ -1,9 +1,10 @@
+import "server-only";
 import { inArray, sql } from "drizzle-orm";
 import { rows } from "@/db";
 import { fileVersions, files, folders, type TrashItem } from "@/db/schema";
 import type { TrashItemResponse } from "@/lib/contracts/trash";
 import type { AuthedCtx } from "../context";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { resolveRights } from "../rights/resolve-rights";
 import { loadOwnerNames } from "../users/owner-names";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { fileLocks, files, folders, trashItems } from "@/db/schema";

@@ -1,8 +1,9 @@
+import "server-only";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, files, folders, trashItems, type TrashItem } from "@/db/schema";
 import { enqueueJob } from "../jobs/enqueue";
-import { refreshCurrentVersion } from "./send-to-trash";
+import { refreshCurrentVersion } from "../files/live-files";
 
 /**
  * Removes a trash item's content for good. Blobs are not deleted here: copies and clones may

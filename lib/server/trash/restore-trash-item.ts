@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { fileVersions, files, folders, trashItems, users, type FileRow, type Folder, type TrashItem } from "@/db/schema";
@@ -14,7 +15,7 @@ import { presentFolders, type FolderJson } from "../folders/present-folders";
 import { assertNotLockedByOther } from "../locks/assert-not-locked";
 import { resolveFolderRights } from "../rights/resolve-rights";
 import { getTrashItemOrThrow } from "./get-trash-item";
-import { refreshCurrentVersion } from "./send-to-trash";
+import { refreshCurrentVersion } from "../files/live-files";
 
 type Place = Folder | "top";
 

@@ -1,6 +1,8 @@
+import "server-only";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, files, folders, trashItems, type FileRow, type Folder, type TrashItem } from "@/db/schema";
+import { refreshCurrentVersion } from "../files/live-files";
 
 type Who = { deletedBy: number };
 
@@ -55,12 +57,4 @@ export async function sendVersionsToTrash(db: DbOrTx, file: FileRow, folder: Fol
   await db.update(fileVersions).set({ deletedAt: new Date() }).where(inArray(fileVersions.id, versionIds));
   await refreshCurrentVersion(db, file.id);
   return item;
-}
-
-/** Points a file at its newest live version (after versions were trashed, restored or purged). */
-export async function refreshCurrentVersion(db: DbOrTx, fileId: number) {
-  await db.execute(sql`
-    UPDATE files SET current_version_id = (
-      SELECT id FROM file_versions WHERE file_id = ${fileId} AND deleted_at IS NULL ORDER BY number DESC LIMIT 1)
-    WHERE id = ${fileId}`);
 }

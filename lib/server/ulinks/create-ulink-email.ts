@@ -1,3 +1,4 @@
+import "server-only";
 import { ulinkEmails } from "@/db/schema";
 import type { CreateUlinkEmailInput, UlinkEmailResponse } from "@/lib/contracts/ulinks";
 import { writeLog } from "../audit/write-log";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import { ulinks, type UlinkRow } from "@/db/schema";
 import type { CreateUlinkInput, UlinkResponse } from "@/lib/contracts/ulinks";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DbOrTx } from "@/db";
 import type { User, UlinkRow } from "@/db/schema";
 import { displayName } from "../audit/write-log";

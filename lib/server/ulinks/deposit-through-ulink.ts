@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import type { BodySource } from "../http/body-source";
 import { eq } from "drizzle-orm";

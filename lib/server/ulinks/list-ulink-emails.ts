@@ -1,7 +1,8 @@
+import "server-only";
 import { count, desc, eq } from "drizzle-orm";
 import { ulinkEmails } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { presentUlinkEmails } from "./present-ulink-emails";
 
 /** GET /ulinks/emails: the caller's drop links by email, newest first (envelope). */

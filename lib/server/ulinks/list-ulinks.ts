@@ -1,7 +1,8 @@
+import "server-only";
 import { and, count, desc, eq, isNull } from "drizzle-orm";
 import { ulinks } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { presentUlinks } from "./present-ulinks";
 
 /**

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Ctx } from "../context";
 import { checkLinkSecret, type LinkSecret } from "../links/passcheck";
 import type { UlinkVisit } from "../links/resolve-link-visitor";

@@ -1,9 +1,10 @@
+import "server-only";
 import { asc, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { ulinkEmails, ulinks } from "@/db/schema";
 import type { UlinkEmailResponse } from "@/lib/contracts/ulinks";
 import { loadFolderStats } from "../folders/folder-stats";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { loadLiveDestinations, presentUlinks } from "./present-ulinks";
 
 export type UlinkEmailRow = typeof ulinkEmails.$inferSelect;

@@ -1,8 +1,9 @@
+import "server-only";
 import { and, count, inArray, isNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { folders, ulinkDeposits, type UlinkRow } from "@/db/schema";
 import { ULINK_FLAG, type PublicUlinkResponse, type UlinkResponse } from "@/lib/contracts/ulinks";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { loadFolderStats } from "../folders/folder-stats";
 import { loadOwnerNames } from "../users/owner-names";
 

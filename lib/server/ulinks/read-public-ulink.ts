@@ -1,3 +1,4 @@
+import "server-only";
 import type { PublicUlinkResponse } from "@/lib/contracts/ulinks";
 import type { Ctx } from "../context";
 import { presentPublicUlink } from "./present-ulinks";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { UlinkEmailResponse } from "@/lib/contracts/ulinks";
 import type { AuthedCtx } from "../context";
 import { presentUlinkEmail } from "./present-ulink-emails";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { UlinkResponse } from "@/lib/contracts/ulinks";
 import type { AuthedCtx } from "../context";
 import { presentUlink } from "./present-ulinks";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { folders, linkAccessTokens, linkCodes, ulinks, users, type User, type UlinkRow } from "@/db/schema";

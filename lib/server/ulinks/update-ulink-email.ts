@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { ulinkEmails, ulinks } from "@/db/schema";
 import { ULINK_FLAG, type UlinkEmailResponse, type UpdateUlinkEmailInput } from "@/lib/contracts/ulinks";

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { ulinks } from "@/db/schema";
 import { ULINK_FLAG, type UlinkResponse, type UpdateUlinkInput } from "@/lib/contracts/ulinks";

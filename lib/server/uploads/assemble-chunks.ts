@@ -1,7 +1,7 @@
+import "server-only";
 import fs from "node:fs/promises";
-import { getBlobStore } from "@/lib/storage";
 import type { StoredBlob } from "@/lib/storage/blob-store";
-import { storageError } from "@/lib/storage/local-store";
+import { getBlobStore, storageError } from "../blobs/stores";
 import { hashFile } from "@/lib/storage/md5";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createMd5, type Md5 } from "@/lib/storage/md5";
 
 /** Uploads followed at once; past this, the oldest lose their running hash (and are hashed at the end). */

@@ -1,9 +1,10 @@
+import "server-only";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { and, inArray, isNotNull, lt, or } from "drizzle-orm";
 import type { Db } from "@/db";
 import { uploads } from "@/db/schema";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import { chunksRoot, incomingDir, removeWorkFiles, tusDir } from "./upload-sessions";
 
 /** How long an unfinished upload may sit untouched: UPLOAD_EXPIRY_HOURS, 24 by default. */

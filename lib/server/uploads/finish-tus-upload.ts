@@ -1,7 +1,8 @@
+import "server-only";
 import fs from "node:fs/promises";
 import { and, eq } from "drizzle-orm";
 import { uploads } from "@/db/schema";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { commitUpload, type CommitResult } from "../files/commit-upload";

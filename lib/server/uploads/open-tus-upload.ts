@@ -1,3 +1,4 @@
+import "server-only";
 import type { OpenTusBody } from "@/lib/contracts/uploads";
 import { newToken } from "../auth/tokens";
 import type { AuthedCtx } from "../context";

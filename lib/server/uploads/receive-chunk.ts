@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
@@ -5,7 +6,7 @@ import path from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { UploadFields } from "@/lib/contracts/uploads";
-import { storageError } from "@/lib/storage/local-store";
+import { storageError } from "../blobs/stores";
 import type { Md5 } from "@/lib/storage/md5";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";

@@ -1,8 +1,9 @@
+import "server-only";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { eq } from "drizzle-orm";
 import { blobs, fileVersions, files } from "@/db/schema";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { StoredBlob } from "@/lib/storage/blob-store";
 import { writeLog } from "../audit/write-log";
 import type { AuthedCtx } from "../context";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { uploads, type Folder } from "@/db/schema";
 import type { AuthedCtx } from "../context";

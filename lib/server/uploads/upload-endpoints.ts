@@ -1,8 +1,9 @@
+import "server-only";
 import { fileParams } from "@/lib/contracts/files";
 import { replaceContentQuery, uploadQuery } from "@/lib/contracts/uploads";
 import { ulinkKeyParams } from "@/lib/contracts/ulinks";
 import { presentFiles } from "../files/present-files";
-import { modeOf } from "../http/mode";
+import { modeOf } from "../present/mode";
 import { created, endpoint } from "../http/route";
 import { appUrl } from "../mail/app-url";
 import { depositThroughUlink } from "../ulinks/deposit-through-ulink";

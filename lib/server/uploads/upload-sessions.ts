@@ -1,10 +1,11 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { uploads, type User } from "@/db/schema";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import { hashToken } from "../auth/tokens";
 import { forgetChunkHash } from "./chunk-hashes";
 

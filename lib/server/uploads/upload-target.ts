@@ -1,3 +1,4 @@
+import "server-only";
 import type { Folder } from "@/db/schema";
 import type { AuthedCtx } from "../context";
 import { AppError, forbidden } from "../errors";
@@ -75,7 +76,7 @@ export async function assertUploadAllowed(ctx: AuthedCtx, target: UploadTarget, 
 export async function ensureTargetFolder(ctx: AuthedCtx, folderId: number, targetPath: string | undefined): Promise<number> {
   let current = folderId;
   for (const name of splitTargetPath(targetPath)) {
-    const { folder } = await createFolder(ctx, { name, parent_id: current }, "light");
+    const { folder } = await createFolder(ctx, { name, parent_id: current });
     current = folder.id;
   }
   return current;

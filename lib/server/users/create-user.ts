@@ -1,3 +1,4 @@
+import "server-only";
 import { inArray } from "drizzle-orm";
 import type { z } from "zod";
 import { groupMembers, groups, users } from "@/db/schema";

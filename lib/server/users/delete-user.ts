@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { folders, passwordResets, users, type User } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { managesUser } from "../auth/authenticate";
 import type { AuthedCtx } from "../context";
 import { forbidden } from "../errors";

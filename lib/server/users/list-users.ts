@@ -1,10 +1,11 @@
+import "server-only";
 import { and, asc, count, eq, exists, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { groupManagers, groupMembers, groups, users } from "@/db/schema";
 import type { listUsersQuery } from "@/lib/contracts/users";
 import type { AuthedCtx } from "../context";
 import { forbidden, notFound } from "../errors";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { groupIdsManagedBy, loadUserRelations, serializeUser } from "./serialize-user";
 
 type Query = z.output<typeof listUsersQuery>;

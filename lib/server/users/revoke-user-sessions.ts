@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, ne } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { sessions } from "@/db/schema";

@@ -1,10 +1,11 @@
+import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { groupManagers, groupMembers, groups, type User } from "@/db/schema";
 import type { UserResponse } from "@/lib/contracts/users";
 import { isActiveNow } from "../auth/account-state";
 import { getPlatformConfig } from "../config/platform-config";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { allowedFactors, loadFactors, NO_FACTORS, type Factors } from "../mfa/factors";
 
 type GroupRef = { id: string; login: string };

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Tx } from "@/db";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db";
 import { groupMembers, users, type User } from "@/db/schema";

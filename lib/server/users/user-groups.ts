@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { groupMembers, groups } from "@/db/schema";

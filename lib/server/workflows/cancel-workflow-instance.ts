@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { users, workflowInstances, workflowParticipants } from "@/db/schema";
 import type { WorkflowInstanceResponse } from "@/lib/contracts/workflows";

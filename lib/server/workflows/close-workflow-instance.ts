@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { shareRoots, shares, users, workflowEvents, workflowInstances, workflowObjects, workflowParticipants, type User, type WorkflowInstanceRow } from "@/db/schema";

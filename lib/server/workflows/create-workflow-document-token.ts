@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, or } from "drizzle-orm";
 import { fileTokens, files, workflowObjects, type WorkflowInstanceRow } from "@/db/schema";
 import { hashToken, newToken } from "../auth/tokens";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { users, workflowInstances, workflowObjects, workflowParticipants, type User, type WorkflowParticipantRow } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { signatureRequests, workflowInstances, workflowObjects } from "@/db/schema";

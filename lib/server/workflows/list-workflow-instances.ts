@@ -1,8 +1,9 @@
+import "server-only";
 import { and, count, desc, eq } from "drizzle-orm";
 import { workflowInstances, workflowParticipants } from "@/db/schema";
 import type { WorkflowInstanceResponse } from "@/lib/contracts/workflows";
 import type { AuthedCtx } from "../context";
-import { envelope } from "../http/envelope";
+import { envelope } from "../present/envelope";
 import { presentWorkflowInstances } from "./present-workflow-instances";
 import { syncSignatureStates } from "./workflow-signature";
 

@@ -1,9 +1,10 @@
+import "server-only";
 import { asc, eq, inArray } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "@/db";
 import { fileVersions, files, workflowObjects, workflowParticipants, type WorkflowInstanceRow, type WorkflowParticipantRow } from "@/db/schema";
 import type { WorkflowDocumentResponse, WorkflowInstanceResponse, WorkflowParticipantResponse, WorkflowState } from "@/lib/contracts/workflows";
-import { iso } from "../http/envelope";
+import { iso } from "../present/envelope";
 import { loadOwnerNames } from "../users/owner-names";
 import { fluxInfo, isFinal, presentState, transitionsFor } from "./workflow-states";
 

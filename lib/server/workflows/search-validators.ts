@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, isNull, ne, sql } from "drizzle-orm";
 import { users } from "@/db/schema";
 import type { ValidatorCandidate } from "@/lib/contracts/workflows";

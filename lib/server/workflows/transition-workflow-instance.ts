@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { workflowInstances, workflowParticipants, type WorkflowInstanceRow, type WorkflowParticipantRow } from "@/db/schema";
 import type { TransitionInput, WorkflowInstanceResponse, WorkflowState } from "@/lib/contracts/workflows";

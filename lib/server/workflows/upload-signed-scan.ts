@@ -1,7 +1,8 @@
+import "server-only";
 import { asc, eq } from "drizzle-orm";
 import { files, users, workflowObjects, workflowParticipants } from "@/db/schema";
 import type { WorkflowInstanceResponse } from "@/lib/contracts/workflows";
-import { getBlobStore } from "@/lib/storage";
+import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { StoredBlob } from "@/lib/storage/blob-store";
 import { writeLog } from "../audit/write-log";
 import type { AuthedCtx, Ctx } from "../context";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { workflowInstances, workflowParticipants, type User, type WorkflowInstanceRow, type WorkflowParticipantRow } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { users, type User, type WorkflowInstanceRow, type WorkflowParticipantRow } from "@/db/schema";

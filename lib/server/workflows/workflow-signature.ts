@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { signatureRequests, workflowInstances, type WorkflowInstanceRow } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { FINAL_STATES, stateName, type WorkflowFlux, type WorkflowState } from "@/lib/contracts/workflows";
 import type { WorkflowParticipantRow } from "@/db/schema";
 

@@ -4,7 +4,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/openapi.json/route";
 import type { Handler } from "@/lib/server/http/route";
-import { ROUTE_MODULES } from "@/lib/server/openapi/route-modules";
+import { ROUTE_MODULES } from "@/app/api/openapi.json/route-modules";
 import { call } from "../../helpers/http";
 
 // Issue 16, part 4: GET /api/openapi.json describes every route of app/api and every fast path
@@ -12,7 +12,7 @@ import { call } from "../../helpers/http";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const API = path.join(ROOT, "app/api");
-const LIST = path.join(ROOT, "lib/server/openapi/route-modules.ts");
+const LIST = path.join(ROOT, "app/api/openapi.json/route-modules.ts");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 /** The route files, as OpenAPI paths: `[fileId]` → `{fileId}`; catch-alls are not operations of the contract. */

@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError } from "@/lib/server/errors";
+import { StorageError } from "@/lib/storage/storage-error";
 import { HEAD_BYTES } from "@/lib/storage/blob-store";
 import { S3BlobStore, s3SettingsFromEnv } from "@/lib/storage/s3-store";
 import { S3RVER_KEY, startS3rver, type S3rverHandle } from "../../helpers/s3rver";
@@ -88,7 +88,7 @@ describe("S3 blob store on s3rver", () => {
     await expect(store.read(blob.id)).rejects.toMatchObject({ code: "not_found" });
     // Deleting twice, or an id that is not one, is not an error; reading one is a 404.
     await store.delete(blob.id);
-    await expect(store.read("../../etc/passwd")).rejects.toBeInstanceOf(AppError);
+    await expect(store.read("../../etc/passwd")).rejects.toBeInstanceOf(StorageError);
   });
 
   it("stores empty content, and content of more than one part", async () => {
@@ -146,8 +146,8 @@ describe("S3 blob store on s3rver", () => {
 
   it("refuses content over the cap with a 507 and leaves no object (small and multipart)", async () => {
     const known = await ids();
-    await expect(store.put(Readable.from([Buffer.alloc(60), Buffer.alloc(60)]), { maxBytes: 100 })).rejects.toMatchObject({ code: "insufficient_storage" });
-    await expect(store.put(generated(30 * MiB), { maxBytes: 20 * MiB })).rejects.toMatchObject({ code: "insufficient_storage" });
+    await expect(store.put(Readable.from([Buffer.alloc(60), Buffer.alloc(60)]), { maxBytes: 100 })).rejects.toMatchObject({ code: "over_limit" });
+    await expect(store.put(generated(30 * MiB), { maxBytes: 20 * MiB })).rejects.toMatchObject({ code: "over_limit" });
     expect(await ids()).toEqual(known);
     // The cap counts bytes: exactly the cap is accepted.
     const exact = await store.put(Readable.from([Buffer.alloc(100, 7)]), { maxBytes: 100 });

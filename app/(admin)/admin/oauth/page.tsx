@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { OAuthAppsScreen } from "@/components/admin/oauth/oauth-apps-screen";
-import { AdministratorsOnly } from "@/components/admin/require-administrator";
+import { AdministratorsOnly } from "../administrators-only";
 import { getServerT } from "@/lib/i18n/server";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
 

@@ -3,7 +3,7 @@ import { deleteFile } from "@/lib/server/files/delete-file";
 import { readFile } from "@/lib/server/files/read-file";
 import { updateFile } from "@/lib/server/files/update-file";
 import { otherMethods } from "@/lib/server/http/methods";
-import { modeOf } from "@/lib/server/http/mode";
+import { modeOf } from "@/lib/server/present/mode";
 import { route } from "@/lib/server/http/route";
 
 export const runtime = "nodejs";

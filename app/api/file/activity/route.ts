@@ -1,7 +1,7 @@
 import { fileActivityQuery } from "@/lib/contracts/files";
 import { listFileActivity } from "@/lib/server/files/list-file-activity";
 import { otherMethods } from "@/lib/server/http/methods";
-import { modeOf } from "@/lib/server/http/mode";
+import { modeOf } from "@/lib/server/present/mode";
 import { route } from "@/lib/server/http/route";
 
 export const runtime = "nodejs";

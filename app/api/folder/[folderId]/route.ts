@@ -2,7 +2,7 @@ import { deleteFolderQuery, folderParams, readFolderQuery, updateFolderBody, upd
 import { deleteFolder } from "@/lib/server/folders/delete-folder";
 import { readFolder } from "@/lib/server/folders/read-folder";
 import { updateFolder } from "@/lib/server/folders/update-folder";
-import { modeOf } from "@/lib/server/http/mode";
+import { modeOf } from "@/lib/server/present/mode";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
 

@@ -1,3 +1,4 @@
+import "server-only";
 /** The audit trail's words, in the two languages of the platform's mails (render-mail.ts). */
 export type AuditLocale = "en" | "fr";
 

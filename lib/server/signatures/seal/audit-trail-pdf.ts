@@ -1,3 +1,4 @@
+import "server-only";
 import { PDFDocument, type PDFPage, rgb } from "pdf-lib";
 import { auditLabels, plainWords, type AuditLocale } from "./audit-trail-labels";
 import { FontStack } from "./fonts";

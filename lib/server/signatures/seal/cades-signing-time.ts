@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * @libpdf/core 0.4 always puts a signing-time attribute in the CMS it signs, which PAdES baseline
  * forbids (ETSI EN 319 142-1, Table 1: the claimed time belongs in the signature dictionary's /M

@@ -1,3 +1,4 @@
+import "server-only";
 import { generateKeyPair, type KeyObject, randomBytes, X509Certificate } from "node:crypto";
 import { promisify } from "node:util";
 import forge from "node-forge";

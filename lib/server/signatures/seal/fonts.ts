@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Text on stamped pages and in the audit trail. The standard PDF fonts only encode WinAnsi, and
  * names, document titles and user agents can hold any letter, so text is drawn with embedded

@@ -1,3 +1,4 @@
+import "server-only";
 import { EncryptedPDFError, PDFDocument } from "pdf-lib";
 import { AppError } from "@/lib/server/errors";
 import { pageGeometry } from "./page-geometry";

@@ -1,3 +1,4 @@
+import "server-only";
 import { PDF, PdfDict, PdfString, type PdfObject, type PdfRef } from "@libpdf/core";
 import type { DbOrTx } from "@/db";
 import { AppError } from "@/lib/server/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createCipheriv, createDecipheriv, createPrivateKey, hkdfSync, type KeyObject, randomBytes, sign, verify, X509Certificate } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { P12Signer, type Signer } from "@libpdf/core";

@@ -1,6 +1,6 @@
 import { fileParams, listVersionsQuery } from "@/lib/contracts/files";
 import { otherMethods } from "@/lib/server/http/methods";
-import { modeOf } from "@/lib/server/http/mode";
+import { modeOf } from "@/lib/server/present/mode";
 import { route } from "@/lib/server/http/route";
 import { readFileTimeline } from "@/lib/server/timelines/file-timeline";
 

@@ -1,7 +1,7 @@
 import { fileParams, listVersionsQuery } from "@/lib/contracts/files";
 import { listFileVersions } from "@/lib/server/files/list-versions";
 import { otherMethods } from "@/lib/server/http/methods";
-import { modeOf } from "@/lib/server/http/mode";
+import { modeOf } from "@/lib/server/present/mode";
 import { route } from "@/lib/server/http/route";
 
 export const runtime = "nodejs";

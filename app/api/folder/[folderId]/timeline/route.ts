@@ -1,7 +1,7 @@
 import { folderParams } from "@/lib/contracts/folders";
 import { listVersionsQuery } from "@/lib/contracts/files";
 import { otherMethods } from "@/lib/server/http/methods";
-import { modeOf } from "@/lib/server/http/mode";
+import { modeOf } from "@/lib/server/present/mode";
 import { route } from "@/lib/server/http/route";
 import { readFolderTimeline } from "@/lib/server/timelines/folder-timeline";
 

@@ -1,6 +1,6 @@
 import { copyTemplateBody, copyTemplateQuery } from "@/lib/contracts/templates";
 import { otherMethods } from "@/lib/server/http/methods";
-import { modeOf } from "@/lib/server/http/mode";
+import { modeOf } from "@/lib/server/present/mode";
 import { created, route } from "@/lib/server/http/route";
 import { copyTemplate } from "@/lib/server/templates/copy-template";
 

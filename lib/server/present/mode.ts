@@ -1,3 +1,4 @@
+import "server-only";
 /** The contract's serialisation modes: `light` drops fields, `full` adds them. */
 export type Mode = "light" | "default" | "full";
 

@@ -1,3 +1,4 @@
+import "server-only";
 /** The contract's list envelope; both spellings of the count are written (api.md). */
 export function envelope<T>(objects: T[], offsetStart: number, total: number) {
   return {
