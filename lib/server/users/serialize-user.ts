@@ -25,7 +25,10 @@ const relationsStatement = preparedOnce((db) =>
       userId: users.id,
       groups: groupsOf("group_members"),
       managerOf: groupsOf("group_managers"),
-      mfa: { otpEnabledAt: userMfa.otpEnabledAt, smsEnabledAt: userMfa.smsEnabledAt, smsPhone: userMfa.smsPhone },
+      // Flat: drizzle nulls a nested left-joined object when its first column is null.
+      otpEnabledAt: userMfa.otpEnabledAt,
+      smsEnabledAt: userMfa.smsEnabledAt,
+      smsPhone: userMfa.smsPhone,
       keys: sql<number>`(SELECT count(*) FROM mfa_webauthn_credentials k WHERE k.user_id = ${users.id})`.mapWith(Number),
     })
     .from(users)
@@ -44,7 +47,7 @@ export async function loadUserRelations(db: DbOrTx, userIds: number[]): Promise<
   const result = new Map<number, Relations>(userIds.map((id) => [id, { groups: [], managerOf: [], mfa: mfa(NO_FACTORS) }]));
   if (userIds.length === 0) return result;
   for (const row of await relationsStatement(db).execute({ userIds: [...new Set(userIds)] })) {
-    result.set(row.userId, { groups: groupList(row.groups), managerOf: groupList(row.managerOf), mfa: mfa(factorsOf(row.mfa, row.keys)) });
+    result.set(row.userId, { groups: groupList(row.groups), managerOf: groupList(row.managerOf), mfa: mfa(factorsOf(row, row.keys)) });
   }
   return result;
 }

@@ -27,13 +27,14 @@ async function counted(request: () => ReturnType<typeof call>) {
   return { body: result.body, work: routeWork(statements) };
 }
 
-/** A user in two groups, manager of one, with a confirmed one-time-password factor. */
-async function userWithRelations(overrides: Parameters<typeof createTestUser>[0] = {}): Promise<TestUser> {
+/** A user in two groups, manager of one, with a confirmed one-time-password (or SMS) factor. */
+async function userWithRelations(overrides: Parameters<typeof createTestUser>[0] = {}, factor: "otp" | "sms" = "otp"): Promise<TestUser> {
   const user = await createTestUser(overrides);
   const first = await createTestGroup({ members: [user.id] });
   const second = await createTestGroup({ members: [user.id], managers: [user.id] });
   const db = await getDb();
-  await db.insert(userMfa).values({ userId: user.id, otpSecret: "x", otpEnabledAt: new Date() });
+  const enabled = factor === "otp" ? { otpSecret: "x", otpEnabledAt: new Date() } : { smsPhone: "+33612345678", smsEnabledAt: new Date() };
+  await db.insert(userMfa).values({ userId: user.id, ...enabled });
   return Object.assign(user, { groupIds: [first.id, second.id] });
 }
 
@@ -51,10 +52,11 @@ describe("an authenticated GET /account", () => {
 
   it("still costs two statements when a second factor is demanded of the account", async () => {
     // The factor check rides on the session lookup (authenticate.ts): no query of its own.
-    const user = await userWithRelations({ mfaRequired: true });
+    const user = await userWithRelations({ mfaRequired: true }, "sms");
     const { body, work } = await counted(() => account(user.token));
     expect(work, work.join("\n")).toHaveLength(2);
     expect(body.mfa_required).toBe(true);
+    expect(body).toMatchObject({ has_mfa_sms: true, has_mfa_otp: false, has_mfa_yubikey: false });
   });
 
   it("refuses a demanded factor's absence from the same lookup, and accepts once it is set up", async () => {
