@@ -129,7 +129,7 @@ export async function authenticate(db: Db, req: Request, auth: Auth, known: { re
   const session = await authenticateToken(db, token, (known.request ?? requestInfo(req)).ip);
   const { pathname } = known.url ?? new URL(req.url);
   // OAuth2 tokens reach only the areas their scopes name (api.md, "OAuth2"), fast paths included.
-  assertScope(session.scope, neededScope(req.method, pathname));
+  if (session.scope !== null) assertScope(session.scope, neededScope(req.method, pathname));
   await assertSecondFactorEnrolled(db, session, req, pathname);
   const asId = req.headers.get("asid") ?? req.headers.get("as");
   // An OAuth2 token acting as someone else needs admin.readwrite besides the route's area (issue 16).
