@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
+import { preparedOnce } from "@/db/prepared";
 import { groupManagers, groupMembers, sessions, users, type User } from "@/db/schema";
 import { getPlatformConfig } from "../config/platform-config";
 import type { Actor } from "../context";
@@ -14,24 +15,20 @@ const TOUCH_EVERY_MS = 30_000;
 
 // Every request runs this lookup: as a prepared statement, PostgreSQL plans it once per connection
 // instead of once per request (the options subquery made planning cost more than executing).
-const lookups = new WeakMap<DbOrTx, ReturnType<typeof prepareSessionLookup>>();
+// Read with the session so that enforcing a demanded second factor costs no round trip of its own.
+const hasSecondFactorColumn = sql<boolean>`(EXISTS (SELECT 1 FROM user_mfa m WHERE m.user_id = ${users.id} AND (m.otp_enabled_at IS NOT NULL OR m.sms_enabled_at IS NOT NULL))
+  OR EXISTS (SELECT 1 FROM mfa_webauthn_credentials k WHERE k.user_id = ${users.id}))`;
 
-function prepareSessionLookup(db: DbOrTx) {
-  return db
-    .select({ session: sessions, user: users, ownOptions, inheritedOptions: inheritedOptionsColumn() })
+const sessionLookup = preparedOnce((db) =>
+  db
+    .select({ session: sessions, user: users, ownOptions, inheritedOptions: inheritedOptionsColumn(), hasSecondFactor: hasSecondFactorColumn })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(ownOptions, eq(ownOptions.targetId, users.id))
     .where(eq(sessions.tokenHash, sql.placeholder("tokenHash")))
     .limit(1)
-    .prepare("authenticate_session");
-}
-
-function sessionLookup(db: DbOrTx) {
-  let lookup = lookups.get(db);
-  if (!lookup) lookups.set(db, (lookup = prepareSessionLookup(db)));
-  return lookup;
-}
+    .prepare("authenticate_session"),
+);
 
 /**
  * Resolves a raw session token to its live session and user, enforcing session_limit/session_idle
@@ -39,7 +36,15 @@ function sessionLookup(db: DbOrTx) {
  * options ride on the session lookup itself, so the check costs no extra round trip and a change
  * applies to the very next request in every process.
  */
-export async function authenticateToken(db: DbOrTx, token: string, ip: string): Promise<{ user: User; sessionId: number; scope: string | null }> {
+export type AuthenticatedSession = {
+  user: User;
+  sessionId: number;
+  scope: string | null;
+  /** Whether the user has a second factor set up, read by the same statement (enforce-enrolment.ts). */
+  hasSecondFactor: boolean;
+};
+
+export async function authenticateToken(db: DbOrTx, token: string, ip: string): Promise<AuthenticatedSession> {
   const [row] = await sessionLookup(db).execute({ tokenHash: hashToken(token) });
   if (!row) throw new AppError("unauthorized", "The token is missing, unknown or expired");
 
@@ -63,7 +68,7 @@ export async function authenticateToken(db: DbOrTx, token: string, ip: string): 
   if (now - row.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
     await db.update(sessions).set({ lastUsedAt: new Date(now) }).where(eq(sessions.id, row.session.id));
   }
-  return { user: row.user, sessionId: row.session.id, scope: row.session.scope };
+  return { user: row.user, sessionId: row.session.id, scope: row.session.scope, hasSecondFactor: Boolean(row.hasSecondFactor) };
 }
 
 /**

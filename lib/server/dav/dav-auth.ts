@@ -34,7 +34,7 @@ export async function authenticateDav(db: Db, header: string | undefined, method
       throw error;
     });
     assertScope(session.scope, { area: "files", access: READ_METHODS.has(method) ? "read" : "readwrite" });
-    await assertSecondFactorEnrolled(db, session.user, new Request(url, { method: "GET" }));
+    await assertSecondFactorEnrolled(db, session, new Request(url, { method: "GET" }));
     return applyAsId(db, session, null);
   }
   const basic = header?.match(/^Basic\s+([A-Za-z0-9+/=]+)\s*$/i)?.[1];

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
+import { preparedOnce } from "@/db/prepared";
 import { fileVersions, files, folders, type FileRow, type FileVersion, type Folder } from "@/db/schema";
 import { sameName } from "./names";
 
@@ -41,15 +42,21 @@ export async function findLiveFileWithVersionByName(db: DbOrTx, folderId: number
  * when any of them is trashed or gone. Rights are the caller's business.
  */
 export async function findLiveVersion(db: DbOrTx, versionId: number): Promise<{ version: FileVersion; file: FileRow; folder: Folder } | undefined> {
-  const [found] = await db
+  const [found] = await liveVersionStatement(db).execute({ versionId });
+  return found;
+}
+
+// Behind most file routes (getFileOrThrow): built and planned once.
+const liveVersionStatement = preparedOnce((db) =>
+  db
     .select({ version: fileVersions, file: files, folder: folders })
     .from(fileVersions)
     .innerJoin(files, eq(files.id, fileVersions.fileId))
     .innerJoin(folders, eq(folders.id, files.folderId))
-    .where(and(eq(fileVersions.id, versionId), isNull(fileVersions.deletedAt), isNull(files.deletedAt), isNull(folders.deletedAt)))
-    .limit(1);
-  return found;
-}
+    .where(and(eq(fileVersions.id, sql.placeholder("versionId")), isNull(fileVersions.deletedAt), isNull(files.deletedAt), isNull(folders.deletedAt)))
+    .limit(1)
+    .prepare("live_version"),
+);
 
 /** Points a file at its newest live version (after versions were trashed, restored or purged). */
 export async function refreshCurrentVersion(db: DbOrTx, fileId: number) {

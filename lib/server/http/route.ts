@@ -4,7 +4,7 @@ import { getDb, type Db } from "@/db";
 import { applyAsId, authenticateToken } from "../auth/authenticate";
 import { assertScope } from "../auth/scopes";
 import { readWebSessionToken } from "../auth/web-session";
-import type { Actor, AuthedCtx, Ctx } from "../context";
+import type { Actor, AuthedCtx, Ctx, RequestInfo } from "../context";
 import { resolveLinkVisitor, type LinkKind, type LinkSpec, type VisitOf } from "../links/resolve-link-visitor";
 import { assertSecondFactorEnrolled } from "../mfa/enforce-enrolment";
 import { AppError, toErrorResponse } from "../errors";
@@ -95,9 +95,10 @@ export async function runEndpoint<A extends Auth, P extends Schema | undefined, 
   try {
     const db = await getDb();
     const request = requestInfo(req);
-    const actor = await authenticate(db, req, spec.auth ?? "user");
+    const url = new URL(req.url);
+    const actor = await authenticate(db, req, spec.auth ?? "user", { request, url });
     const ctx: Ctx = { db, actor, request };
-    const rawQuery = Object.fromEntries(new URL(req.url).searchParams);
+    const rawQuery = Object.fromEntries(url.searchParams);
     const rawBody = spec.body ? await readJson(req) : undefined;
     refuseNul(rawParams, "params");
     refuseNul(rawQuery, "query");
@@ -122,8 +123,11 @@ export function toResponse(result: unknown): Response {
 
 export const created = (data: unknown) => Response.json(data, { status: 201 });
 
-/** The caller of a request, as route() sees it; exported for handlers outside route() (tus, pages downloads). */
-export async function authenticate(db: Db, req: Request, auth: Auth): Promise<Actor | null> {
+/**
+ * The caller of a request, as route() sees it; exported for handlers outside route() (tus, pages
+ * downloads). `known`: what the caller already parsed from the request, not parsed twice.
+ */
+export async function authenticate(db: Db, req: Request, auth: Auth, known: { request?: RequestInfo; url?: URL } = {}): Promise<Actor | null> {
   if (auth === "none" || auth === "link") return null;
   const bearer = bearerToken(req);
   const cookieToken = bearer ? null : await readWebSessionToken(req);
@@ -133,10 +137,11 @@ export async function authenticate(db: Db, req: Request, auth: Auth): Promise<Ac
     throw new AppError("unauthorized", "Authentication required: send Authorization: Bearer <token>");
   }
   if (cookieToken && !SAFE_METHODS.has(req.method)) assertSameOrigin(req);
-  const session = await authenticateToken(db, token, requestInfo(req).ip);
+  const session = await authenticateToken(db, token, (known.request ?? requestInfo(req)).ip);
+  const { pathname } = known.url ?? new URL(req.url);
   // OAuth2 tokens reach only the areas their scopes name (api.md, "OAuth2"), fast paths included.
-  assertScope(session.scope, neededScope(req.method, new URL(req.url).pathname));
-  await assertSecondFactorEnrolled(db, session.user, req);
+  if (session.scope !== null) assertScope(session.scope, neededScope(req.method, pathname));
+  await assertSecondFactorEnrolled(db, session, req, pathname);
   const asId = req.headers.get("asid") ?? req.headers.get("as");
   // An OAuth2 token acting as someone else needs admin.readwrite besides the route's area (issue 16).
   if (asId?.trim() && asId.trim() !== String(session.user.id)) assertScope(session.scope, { area: "admin", access: "readwrite" });

@@ -22,21 +22,24 @@ export async function hasAnyFactor(db: DbOrTx, userId: number): Promise<boolean>
   return Boolean(rows<{ ok: boolean }>(result)[0]?.ok);
 }
 
-/** True when the account must set up a second factor before anything else. */
-export async function mustEnrolSecondFactor(db: DbOrTx, user: User): Promise<boolean> {
+/**
+ * True when the account must set up a second factor before anything else. `hasFactor`, when the
+ * caller already read it (authenticateToken does, in the session lookup), saves the query.
+ */
+export async function mustEnrolSecondFactor(db: DbOrTx, user: User, hasFactor?: boolean): Promise<boolean> {
   // The configuration is cached per process and the flag rides on the user row: accounts that
   // are not asked for a factor cost no query here.
   if (!isMfaRequired(user, await getPlatformConfig(db))) return false;
-  return !(await hasAnyFactor(db, user.id));
+  return !(hasFactor ?? (await hasAnyFactor(db, user.id)));
 }
 
 /**
  * Called for every authenticated API request (lib/server/http/route.ts) with the person signed in
  * (not the AsId target): refuses all but enrolment while a demanded factor is missing.
  */
-export async function assertSecondFactorEnrolled(db: DbOrTx, user: User, req: Request): Promise<void> {
-  if (!(await mustEnrolSecondFactor(db, user))) return;
-  const path = new URL(req.url).pathname;
+export async function assertSecondFactorEnrolled(db: DbOrTx, session: { user: User; hasSecondFactor?: boolean }, req: Request, pathname?: string): Promise<void> {
+  if (!(await mustEnrolSecondFactor(db, session.user, session.hasSecondFactor))) return;
+  const path = pathname ?? new URL(req.url).pathname;
   if (OPEN.some((o) => o.path.test(path) && (!o.methods || o.methods.includes(req.method)))) return;
   throw new AppError("mfa_enrollment_required", "Set up a second factor first (GET /api/account/mfa)", { enroll: "/api/account/mfa" });
 }

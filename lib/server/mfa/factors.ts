@@ -20,9 +20,19 @@ export async function loadFactors(db: DbOrTx, userIds: number[]): Promise<Map<nu
     db.select({ userId: userMfa.userId, otpEnabledAt: userMfa.otpEnabledAt, smsEnabledAt: userMfa.smsEnabledAt, smsPhone: userMfa.smsPhone }).from(userMfa).where(inArray(userMfa.userId, userIds)),
     db.select({ userId: mfaWebauthnCredentials.userId, n: count() }).from(mfaWebauthnCredentials).where(inArray(mfaWebauthnCredentials.userId, userIds)).groupBy(mfaWebauthnCredentials.userId),
   ]);
-  for (const r of rows) Object.assign(result.get(r.userId)!, { otp: r.otpEnabledAt !== null, sms: r.smsEnabledAt !== null, smsPhone: r.smsEnabledAt ? r.smsPhone : null });
+  for (const r of rows) Object.assign(result.get(r.userId)!, factorsOf(r, 0));
   for (const k of keys) result.get(k.userId)!.webauthn = Number(k.n);
   return result;
+}
+
+/** Factors from a user's `user_mfa` columns (null: no row) and the number of their security keys. */
+export function factorsOf(mfa: { otpEnabledAt: Date | string | null; smsEnabledAt: Date | string | null; smsPhone: string | null } | null, keys: number): Factors {
+  return {
+    otp: Boolean(mfa?.otpEnabledAt),
+    sms: Boolean(mfa?.smsEnabledAt),
+    smsPhone: mfa?.smsEnabledAt ? mfa.smsPhone : null,
+    webauthn: keys,
+  };
 }
 
 export async function loadUserFactors(db: DbOrTx, userId: number): Promise<Factors> {

@@ -18,7 +18,7 @@ import { createAdmin, createTestUser, unique, type TestUser } from "../../helper
 import { lockAs, OPEN_TIMEOUT, openDatabase } from "../../helpers/file-ops-factories";
 import { allRightsBut, createFolder, grantRight, uploadText } from "../../helpers/files";
 import { call, type CallResult } from "../../helpers/http";
-import { countQueries } from "../../helpers/query-count";
+import { countQueries, routeWork } from "../../helpers/query-count";
 import { createInvitation } from "../invitations/scene";
 import { trashFile, trashFolder } from "../trash/fixtures";
 import { createLink } from "../ulinks/ulink-helpers";
@@ -48,10 +48,6 @@ async function expectBoundedQueries(grow: (n: number) => Promise<void>, list: ()
   return fewWork.length;
 }
 
-// The platform configuration is cached per process for 2 s (platform-config.ts): a reload may fall
-// in either counted call on a slow machine. It is one statement whatever the page, so it is left out.
-const CONFIG_RELOAD = /^select "key", "value", "updated_at" from "platform_config"$/;
-const routeWork = (statements: string[]) => statements.filter((s) => !CONFIG_RELOAD.test(s.trim()));
 
 /** Calls `make(i)` for i from the current count up to n, one at a time (ids stay in order). */
 function grower(make: (i: number) => Promise<unknown>) {
