@@ -5,13 +5,13 @@ import { useState } from "react";
 import { formatDate } from "@/components/file-browser/format";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
-import { useToast } from "@/components/ui/toast";
 import { htmlLang } from "@/lib/i18n/languages";
 import { useLanguage, useT } from "@/lib/i18n/provider";
 import { jobsQuery, useDiscardJob, useRetryJob, type Job } from "@/lib/queries/admin-jobs";
 import styles from "./admin.module.css";
 import { describeAdminError } from "./describe-error";
 import { Pager } from "./pager";
+import { useAdminAction } from "./use-admin-action";
 import { Tabs } from "./tabs";
 
 type View = "failed" | "pending,running" | "done";
@@ -21,18 +21,13 @@ const PAGE = 30;
 export function JobsScreen() {
   const t = useT();
   const locale = htmlLang(useLanguage());
-  const toast = useToast();
   const [view, setView] = useState<View>("failed");
   const [offset, setOffset] = useState(0);
   const list = useQuery(jobsQuery({ status: view, offset, limit: PAGE }));
   const retry = useRetryJob();
   const discard = useDiscardJob();
 
-  const act = (promise: Promise<unknown>, done: string) =>
-    promise.then(
-      () => toast({ tone: "info", message: done }),
-      (error) => toast({ tone: "error", message: describeAdminError(error, t) }),
-    );
+  const act = useAdminAction();
 
   const page = list.data;
   const canAct = (job: Job) => job.status === "failed" || job.status === "pending";

@@ -5,7 +5,6 @@ import { useState } from "react";
 import { formatDate } from "@/components/file-browser/format";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
-import { useToast } from "@/components/ui/toast";
 import type { EmailType } from "@/lib/contracts/emails";
 import { htmlLang } from "@/lib/i18n/languages";
 import { useLanguage, useT } from "@/lib/i18n/provider";
@@ -14,6 +13,7 @@ import styles from "./admin.module.css";
 import { describeAdminError } from "./describe-error";
 import { MailTemplateDialog } from "./mail-template-dialog";
 import { Pager } from "./pager";
+import { useAdminAction } from "./use-admin-action";
 import { Tabs } from "./tabs";
 
 type View = "outbox" | "sent" | "templates" | "sms";
@@ -54,17 +54,12 @@ export function MailScreen() {
 function EmailList({ view, offset, onPage }: { view: Exclude<View, "sms">; offset: number; onPage: (n: number) => void }) {
   const t = useT();
   const locale = htmlLang(useLanguage());
-  const toast = useToast();
   const list = useQuery(emailsQuery(TYPE_OF[view], offset, PAGE));
   const resend = useResendEmail();
   const remove = useDeleteEmail();
   const [editing, setEditing] = useState<Email | "new" | null>(null);
 
-  const act = (promise: Promise<unknown>, done: string) =>
-    promise.then(
-      () => toast({ tone: "info", message: done }),
-      (error) => toast({ tone: "error", message: describeAdminError(error, t) }),
-    );
+  const act = useAdminAction();
 
   const page = list.data;
   return (
