@@ -1,8 +1,9 @@
 "use client";
 
-import { useState, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { FormStatus } from "@/components/ui/form-status";
+import { useDialogAction } from "@/components/use-dialog-action";
 import { useT } from "@/lib/i18n/provider";
 import type { Translate } from "@/lib/i18n/translate";
 
@@ -20,19 +21,8 @@ export type ConfirmDialogProps = {
 /** Asks before something that cannot be undone (Cancel has the focus); a refusal is shown in the dialog, which stays open. */
 export function ConfirmDialog({ title, confirmLabel, onConfirm, onClose, danger = true, describe, children }: ConfirmDialogProps) {
   const t = useT();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  async function confirm() {
-    setBusy(true);
-    setError(null);
-    try {
-      await onConfirm();
-      onClose();
-    } catch (e) {
-      setError(describe(e, t));
-      setBusy(false);
-    }
-  }
+  const { busy, error, run } = useDialogAction((e) => describe(e, t));
+  const confirm = () => run(onConfirm, onClose);
   return (
     <Dialog
       title={title}

@@ -1,9 +1,9 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { useDialogAction } from "@/components/use-dialog-action";
 import { useT } from "@/lib/i18n/provider";
 import { PickerFile, TreePicker, usePickerTrail, type Level } from "@/components/file-browser/tree-picker";
 import { pdfPickerQuery } from "@/lib/queries/signatures";
@@ -16,24 +16,12 @@ import { describeSignatureError } from "./describe-error";
 export function DocumentPickerDialog({ onPick, onClose }: { onPick: (fileId: number) => Promise<unknown>; onClose: () => void }) {
   const t = useT();
   const trail = usePickerTrail();
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const { busy: pending, error, run } = useDialogAction((e) => describeSignatureError(e, t));
   const level = useQuery({ ...pdfPickerQuery(trail.folderId), enabled: trail.hasFolder });
   const folders: Level[] = trail.atSpaces ? trail.spaces : (level.data?.folders ?? []).map((f) => ({ id: f.id, name: f.name }));
   const files = trail.atSpaces ? [] : (level.data?.files ?? []);
 
-  async function pick(fileId: number) {
-    setPending(true);
-    setError(null);
-    try {
-      await onPick(fileId);
-      onClose();
-    } catch (e) {
-      setError(describeSignatureError(e, t));
-    } finally {
-      setPending(false);
-    }
-  }
+  const pick = (fileId: number) => run(() => onPick(fileId), onClose);
 
   return (
     <Dialog
