@@ -9,10 +9,10 @@ import { htmlLang } from "@/lib/i18n/languages";
 import { useLanguage, useT } from "@/lib/i18n/provider";
 import { jobsQuery, useDiscardJob, useRetryJob, type Job } from "@/lib/queries/admin-jobs";
 import styles from "./admin.module.css";
-import { describeAdminError } from "./describe-error";
 import { Pager } from "./pager";
 import { useAdminAction } from "./use-admin-action";
 import { Tabs } from "./tabs";
+import { QueryState } from "./query-state";
 
 type View = "failed" | "pending,running" | "done";
 const PAGE = 30;
@@ -47,13 +47,7 @@ export function JobsScreen() {
           { value: "done", label: t("admin.jobs.done") },
         ]}
       />
-      {list.isPending && <p className={styles.state}>{t("common.loading")}</p>}
-      {list.isError && (
-        <div className={styles.stateBox} role="alert">
-          <p>{describeAdminError(list.error, t)}</p>
-          <Button onClick={() => list.refetch()}>{t("error.retry")}</Button>
-        </div>
-      )}
+      <QueryState query={list} />
       {page && page.objects.length === 0 && <p className={styles.stateBox}>{t(view === "failed" ? "admin.jobs.noFailed" : "admin.jobs.none")}</p>}
       {page && page.objects.length > 0 && (
         <div className={styles.tableWrap}>

@@ -15,6 +15,7 @@ import { MailTemplateDialog } from "./mail-template-dialog";
 import { Pager } from "./pager";
 import { useAdminAction } from "./use-admin-action";
 import { Tabs } from "./tabs";
+import { QueryState } from "./query-state";
 
 type View = "outbox" | "sent" | "templates" | "sms";
 const PAGE = 30;
@@ -70,13 +71,7 @@ function EmailList({ view, offset, onPage }: { view: Exclude<View, "sms">; offse
           <Button onClick={() => setEditing("new")}>{t("admin.mail.newTemplate")}</Button>
         </div>
       )}
-      {list.isPending && <p className={styles.state}>{t("common.loading")}</p>}
-      {list.isError && (
-        <div className={styles.stateBox} role="alert">
-          <p>{describeAdminError(list.error, t)}</p>
-          <Button onClick={() => list.refetch()}>{t("error.retry")}</Button>
-        </div>
-      )}
+      <QueryState query={list} />
       {page && page.objects.length === 0 && <p className={styles.stateBox}>{t(view === "templates" ? "admin.mail.noTemplates" : "admin.mail.none")}</p>}
       {page && page.objects.length > 0 && (
         <div className={styles.tableWrap}>
