@@ -107,9 +107,14 @@ async function request(method: string, path: string, body?: Body): Promise<Respo
 async function toApiError(response: Response): Promise<ApiError> {
   const retry = Number(response.headers.get("Retry-After"));
   const retryAfter = Number.isFinite(retry) && retry > 0 ? retry : undefined;
-  const parsed = errorBody.safeParse(await response.json().catch(() => null));
-  if (parsed.success) return new ApiError(response.status, parsed.data.code, parsed.data.error, parsed.data.details, retryAfter);
-  return new ApiError(response.status, `http_${response.status}`, response.statusText || "Request failed", undefined, retryAfter);
+  return apiErrorOf(response.status, await response.json().catch(() => null), response.statusText, retryAfter);
+}
+
+/** A failed answer as an ApiError: the contract's error body when it is one, else the bare status. */
+export function apiErrorOf(status: number, body: unknown, statusText: string, retryAfter?: number): ApiError {
+  const parsed = errorBody.safeParse(body);
+  if (parsed.success) return new ApiError(status, parsed.data.code, parsed.data.error, parsed.data.details, retryAfter);
+  return new ApiError(status, `http_${status}`, statusText || "Request failed", undefined, retryAfter);
 }
 
 /** JSON bodies parsed; anything else (the picture upload answers "OK") as text. */

@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormStatus } from "@/components/ui/form-status";
 import { TextField } from "@/components/ui/text-field";
+import { useDialogAction } from "@/components/use-dialog-action";
 import { ApiError } from "@/lib/api-client";
 import { useT } from "@/lib/i18n/provider";
 import type { Confirmation } from "@/lib/queries/mfa";
@@ -18,19 +19,11 @@ export function MfaConfirmDialog({ title, confirmLabel, hasOtp, onConfirm, onClo
   const t = useT();
   const [value, setValue] = useState("");
   const [useCode, setUseCode] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useDialogAction((e) => (e instanceof ApiError && e.status === 403 ? t("mfa.confirmWrong") : describeError(e, t)));
 
   async function submit() {
     if (!value.trim()) return setError(t(useCode ? "mfa.codeMissing" : "mfa.passwordMissing"));
-    setBusy(true);
-    try {
-      await onConfirm(useCode ? { code: value.trim() } : { password: value });
-      onClose();
-    } catch (e) {
-      setError(e instanceof ApiError && e.status === 403 ? t("mfa.confirmWrong") : describeError(e, t));
-      setBusy(false);
-    }
+    await run(() => onConfirm(useCode ? { code: value.trim() } : { password: value }), onClose);
   }
 
   return (

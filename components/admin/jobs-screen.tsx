@@ -5,14 +5,14 @@ import { useState } from "react";
 import { formatDate } from "@/components/file-browser/format";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
-import { useToast } from "@/components/ui/toast";
 import { htmlLang } from "@/lib/i18n/languages";
 import { useLanguage, useT } from "@/lib/i18n/provider";
 import { jobsQuery, useDiscardJob, useRetryJob, type Job } from "@/lib/queries/admin-jobs";
 import styles from "./admin.module.css";
-import { describeAdminError } from "./describe-error";
 import { Pager } from "./pager";
+import { useAdminAction } from "./use-admin-action";
 import { Tabs } from "./tabs";
+import { QueryState } from "./query-state";
 
 type View = "failed" | "pending,running" | "done";
 const PAGE = 30;
@@ -21,18 +21,13 @@ const PAGE = 30;
 export function JobsScreen() {
   const t = useT();
   const locale = htmlLang(useLanguage());
-  const toast = useToast();
   const [view, setView] = useState<View>("failed");
   const [offset, setOffset] = useState(0);
   const list = useQuery(jobsQuery({ status: view, offset, limit: PAGE }));
   const retry = useRetryJob();
   const discard = useDiscardJob();
 
-  const act = (promise: Promise<unknown>, done: string) =>
-    promise.then(
-      () => toast({ tone: "info", message: done }),
-      (error) => toast({ tone: "error", message: describeAdminError(error, t) }),
-    );
+  const act = useAdminAction();
 
   const page = list.data;
   const canAct = (job: Job) => job.status === "failed" || job.status === "pending";
@@ -52,13 +47,7 @@ export function JobsScreen() {
           { value: "done", label: t("admin.jobs.done") },
         ]}
       />
-      {list.isPending && <p className={styles.state}>{t("common.loading")}</p>}
-      {list.isError && (
-        <div className={styles.stateBox} role="alert">
-          <p>{describeAdminError(list.error, t)}</p>
-          <Button onClick={() => list.refetch()}>{t("error.retry")}</Button>
-        </div>
-      )}
+      <QueryState query={list} />
       {page && page.objects.length === 0 && <p className={styles.stateBox}>{t(view === "failed" ? "admin.jobs.noFailed" : "admin.jobs.none")}</p>}
       {page && page.objects.length > 0 && (
         <div className={styles.tableWrap}>

@@ -5,7 +5,6 @@ import { useState } from "react";
 import { formatDate } from "@/components/file-browser/format";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
-import { useToast } from "@/components/ui/toast";
 import type { EmailType } from "@/lib/contracts/emails";
 import { htmlLang } from "@/lib/i18n/languages";
 import { useLanguage, useT } from "@/lib/i18n/provider";
@@ -14,7 +13,9 @@ import styles from "./admin.module.css";
 import { describeAdminError } from "./describe-error";
 import { MailTemplateDialog } from "./mail-template-dialog";
 import { Pager } from "./pager";
+import { useAdminAction } from "./use-admin-action";
 import { Tabs } from "./tabs";
+import { QueryState } from "./query-state";
 
 type View = "outbox" | "sent" | "templates" | "sms";
 const PAGE = 30;
@@ -54,17 +55,12 @@ export function MailScreen() {
 function EmailList({ view, offset, onPage }: { view: Exclude<View, "sms">; offset: number; onPage: (n: number) => void }) {
   const t = useT();
   const locale = htmlLang(useLanguage());
-  const toast = useToast();
   const list = useQuery(emailsQuery(TYPE_OF[view], offset, PAGE));
   const resend = useResendEmail();
   const remove = useDeleteEmail();
   const [editing, setEditing] = useState<Email | "new" | null>(null);
 
-  const act = (promise: Promise<unknown>, done: string) =>
-    promise.then(
-      () => toast({ tone: "info", message: done }),
-      (error) => toast({ tone: "error", message: describeAdminError(error, t) }),
-    );
+  const act = useAdminAction();
 
   const page = list.data;
   return (
@@ -75,13 +71,7 @@ function EmailList({ view, offset, onPage }: { view: Exclude<View, "sms">; offse
           <Button onClick={() => setEditing("new")}>{t("admin.mail.newTemplate")}</Button>
         </div>
       )}
-      {list.isPending && <p className={styles.state}>{t("common.loading")}</p>}
-      {list.isError && (
-        <div className={styles.stateBox} role="alert">
-          <p>{describeAdminError(list.error, t)}</p>
-          <Button onClick={() => list.refetch()}>{t("error.retry")}</Button>
-        </div>
-      )}
+      <QueryState query={list} />
       {page && page.objects.length === 0 && <p className={styles.stateBox}>{t(view === "templates" ? "admin.mail.noTemplates" : "admin.mail.none")}</p>}
       {page && page.objects.length > 0 && (
         <div className={styles.tableWrap}>

@@ -1,16 +1,18 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
+import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { useLanguage, useT } from "@/lib/i18n/provider";
 import { htmlLang } from "@/lib/i18n/languages";
 import type { MessageKey } from "@/lib/i18n/translate";
-import { previewKind } from "@/components/file-preview/preview-kind";
-import type { FileResponse, Item } from "@/lib/queries/files";
+import type { Item } from "@/lib/queries/files";
 import type { TagResponse } from "@/lib/queries/tags";
 import { RowTags } from "@/components/tags/tag-chips";
 import styles from "./file-browser.module.css";
 import { formatBytes, formatDate, formatDay, itemKey } from "./format";
+import { CommentMarker, ItemIcon } from "./row-marks";
+import { useGridKeyboard } from "./use-grid-keyboard";
+import type { SelectMode } from "./use-selection";
 
 export type SortColumn = "name" | "size" | "modification" | "owner";
 export type Sort = { column: SortColumn; direction: 1 | -1 };
@@ -28,7 +30,7 @@ type Props = {
   sort: Sort;
   onSort: (column: SortColumn) => void;
   /** A click or key on row `index`: mode says how it changes the selection. */
-  onSelect: (index: number, mode: "only" | "toggle" | "range" | "rangeAdd") => void;
+  onSelect: (index: number, mode: SelectMode) => void;
   onActive: (index: number) => void;
   onSelectAll: () => void;
   onClear: () => void;
@@ -89,65 +91,7 @@ export function FileList(props: Props) {
     else if (rowTop + ROW + header > el.scrollTop + el.clientHeight) el.scrollTop = rowTop + ROW + header - el.clientHeight;
   }, [active]);
 
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    if (event.target !== event.currentTarget) return;
-    const ctrl = event.ctrlKey || event.metaKey;
-    const move = (to: number) => {
-      event.preventDefault();
-      const index = Math.max(0, Math.min(items.length - 1, to));
-      if (event.shiftKey) props.onSelect(index, "range");
-      else if (ctrl) props.onActive(index);
-      else props.onSelect(index, "only");
-    };
-    const page = Math.max(1, Math.floor(view.height / ROW) - 1);
-    switch (event.key) {
-      case "ArrowDown":
-        return move(active + 1);
-      case "ArrowUp":
-        return move(active < 0 ? 0 : active - 1);
-      case "PageDown":
-        return move(active + page);
-      case "PageUp":
-        return move(active - page);
-      case "Home":
-        return move(0);
-      case "End":
-        return move(items.length - 1);
-      case " ":
-        event.preventDefault();
-        if (active >= 0) props.onSelect(active, "toggle");
-        return;
-      case "Enter":
-        event.preventDefault();
-        if (active >= 0 && items[active]) props.onOpen(items[active]);
-        return;
-      case "Delete":
-        event.preventDefault();
-        return props.onDelete();
-      case "F2":
-        event.preventDefault();
-        return props.onRename();
-      case "Escape":
-        return props.onClear();
-      case "ContextMenu":
-        event.preventDefault();
-        return openMenuAtActive();
-    }
-    if (event.key === "F10" && event.shiftKey) {
-      event.preventDefault();
-      openMenuAtActive();
-    } else if (ctrl && event.key.toLowerCase() === "a") {
-      event.preventDefault();
-      props.onSelectAll();
-    }
-  }
-
-  function openMenuAtActive() {
-    const row = scroller.current?.querySelector<HTMLElement>(`[data-index="${Math.max(0, active)}"]`);
-    const box = row?.getBoundingClientRect();
-    if (active < 0 && items.length > 0) props.onSelect(0, "only");
-    if (box) props.onMenu(box.left + 48, box.bottom);
-  }
+  const onKeyDown = useGridKeyboard({ ...props, scroller, page: Math.max(1, Math.floor(view.height / ROW) - 1) });
 
   function onRowClick(event: MouseEvent, index: number) {
     if (event.shiftKey) props.onSelect(index, event.ctrlKey || event.metaKey ? "rangeAdd" : "range");
@@ -277,51 +221,5 @@ export function FileList(props: Props) {
         })}
       </div>
     </div>
-  );
-}
-
-/** 💬 and the number of comments; stronger, and said, when some are unread. */
-function CommentMarker({ counts }: { counts?: { total: number; unread: number } }) {
-  const t = useT();
-  if (!counts) return null;
-  const label = counts.unread > 0 ? t("files.commentsUnread", { count: counts.total, unread: counts.unread }) : t("files.comments", { count: counts.total });
-  return (
-    <span className={[styles.comments, counts.unread > 0 && styles.unread].filter(Boolean).join(" ")} role="img" aria-label={label} title={label} data-testid="comment-marker">
-      <svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-        <path d="M4 5h16v11H9l-5 4z" />
-      </svg>
-      {counts.total}
-    </span>
-  );
-}
-
-function ItemIcon({ item }: { item: Item }) {
-  if (item.kind === "folder") {
-    return (
-      <svg className={styles.folderIcon} width="20" height="20" viewBox="0 0 24 24" aria-hidden="true">
-        <path d="M3 6.5A1.5 1.5 0 0 1 4.5 5h4.6l2 2h8.4A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z" fill="currentColor" />
-      </svg>
-    );
-  }
-  return <FileIcon item={item} />;
-}
-
-/**
- * A file's thumbnail where the server makes one (images, PDFs, office documents, videos), else the generic icon. The
- * thumbnail loads lazily, so only the rows on screen ask for theirs; a file without one (415,
- * 404) keeps the icon.
- */
-function FileIcon({ item }: { item: FileResponse }) {
-  const [failed, setFailed] = useState(false);
-  const kind = previewKind(item);
-  if (!failed && (kind === "image" || kind === "pdf" || kind === "office" || kind === "video")) {
-    // eslint-disable-next-line @next/next/no-img-element -- a small server-made thumbnail, already sized and cached
-    return <img className={styles.thumb} src={`/api/mixer/${item.id}`} alt="" width={24} height={24} loading="lazy" decoding="async" onError={() => setFailed(true)} />;
-  }
-  return (
-    <svg className={styles.fileIcon} width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinejoin="round" aria-hidden="true">
-      <path d="M6 3h8l4 4v14H6z" />
-      <path d="M14 3v4h4" />
-    </svg>
   );
 }

@@ -2,15 +2,11 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
-import { FormStatus } from "@/components/ui/form-status";
 import { useT } from "@/lib/i18n/provider";
-import { folderTreeQuery, rootsQuery } from "@/lib/queries/files";
-import styles from "./file-browser.module.css";
+import { folderTreeQuery } from "@/lib/queries/files";
 import { describeFileError } from "./format";
-
-type Level = { id: number | "company" | "shared" | "spaces"; name: string };
+import { TreePicker, usePickerTrail, type Level } from "./tree-picker";
 
 type Props = {
   title: string;
@@ -27,19 +23,12 @@ type Props = {
 /** A folder chosen by walking down the tree, one level at a time: for moves, copies and restores. */
 export function FolderPickerDialog({ title, submitLabel, excluded, onPick, pending, onDone, onClose }: Props) {
   const t = useT();
-  const roots = useQuery(rootsQuery());
-  const privateRoot = roots.data?.find((r) => r.type === "private");
-  const [trail, setTrail] = useState<Level[]>([]);
+  const trail = usePickerTrail();
   const [error, setError] = useState<string | null>(null);
-
-  const start: Level | undefined = privateRoot ? { id: privateRoot.id, name: t("nav.myFiles") } : undefined;
-  const here = trail.at(-1) ?? start;
-  const levelId = here?.id;
-  const children = useQuery({ ...folderTreeQuery(levelId === "spaces" || levelId === undefined ? 0 : levelId), enabled: levelId !== undefined && levelId !== "spaces" });
+  const children = useQuery({ ...folderTreeQuery(trail.folderId), enabled: trail.hasFolder });
+  const here = trail.here;
   const canDrop = typeof here?.id === "number" && here.id > 0;
-
-  const spaces: Level[] = [...(start ? [start] : []), { id: "company", name: t("nav.company") }, { id: "shared", name: t("nav.shared") }];
-  const list: Level[] = here?.id === "spaces" ? spaces : (children.data ?? []).filter((f) => !excluded?.has(f.id)).map((f) => ({ id: f.id, name: f.name }));
+  const list: Level[] = trail.atSpaces ? trail.spaces : (children.data ?? []).filter((f) => !excluded?.has(f.id)).map((f) => ({ id: f.id, name: f.name }));
 
   function submit() {
     if (!canDrop) return;
@@ -61,34 +50,7 @@ export function FolderPickerDialog({ title, submitLabel, excluded, onPick, pendi
         />
       }
     >
-      <div className={styles.picker}>
-        <div className={styles.pickerHead}>
-          <Button
-            variant="ghost"
-            size="small"
-            data-autofocus
-            disabled={here?.id === "spaces"}
-            onClick={() => setTrail((path) => (path.length > 0 ? path.slice(0, -1) : [{ id: "spaces", name: t("files.pickerSpaces") }]))}
-          >
-            ← {t("files.pickerUp")}
-          </Button>
-          <strong>{t("files.pickerCurrent", { name: here?.name ?? "…" })}</strong>
-        </div>
-        <ul className={styles.pickerList} aria-label={t("files.pickerLabel")}>
-          {list.length === 0 && !children.isLoading && <li className={styles.pickerEmpty}>{t("files.pickerEmpty")}</li>}
-          {list.map((folder) => (
-            <li key={String(folder.id)}>
-              <button type="button" className={styles.pickerItem} onClick={() => setTrail((path) => [...(here?.id === "spaces" ? [] : path), folder])}>
-                <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" className={styles.folderIcon}>
-                  <path d="M3 6.5A1.5 1.5 0 0 1 4.5 5h4.6l2 2h8.4A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z" fill="currentColor" />
-                </svg>
-                {folder.name}
-              </button>
-            </li>
-          ))}
-        </ul>
-        <FormStatus status={error ? { tone: "error", message: error } : null} />
-      </div>
+      <TreePicker trail={trail} folders={list} label={t("files.pickerLabel")} empty={list.length === 0 && !children.isLoading ? t("files.pickerEmpty") : null} error={error} />
     </Dialog>
   );
 }

@@ -1,13 +1,13 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { LocalTime } from "@/components/local-time";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
 import { useT } from "@/lib/i18n/provider";
 import { useAccount } from "@/lib/queries/account";
-import { commentsQuery, detailsKeys, useAddComment, useDeleteComment, type AnnotationResponse, type Target } from "@/lib/queries/details";
+import { commentsQuery, useAddComment, useDeleteComment, useRefreshCommentCounts, type AnnotationResponse, type Target } from "@/lib/queries/details";
 import { describeFileError } from "../file-browser/format";
 import styles from "./details.module.css";
 
@@ -18,7 +18,7 @@ import styles from "./details.module.css";
  */
 export function CommentsTab({ target, unread = 0 }: { target: Target; unread?: number }) {
   const t = useT();
-  const queryClient = useQueryClient();
+  const refreshCounts = useRefreshCommentCounts();
   const account = useAccount();
   const comments = useQuery(commentsQuery(target));
   const [replyTo, setReplyTo] = useState<number | null>(null);
@@ -26,8 +26,8 @@ export function CommentsTab({ target, unread = 0 }: { target: Target; unread?: n
   const loaded = comments.isSuccess;
   useEffect(() => {
     // Listing read them: the markers of the list follow.
-    if (loaded) void queryClient.invalidateQueries({ queryKey: [...detailsKeys.all, "counts"] });
-  }, [loaded, queryClient]);
+    if (loaded) void refreshCounts();
+  }, [loaded, refreshCounts]);
   if (comments.isPending) return <p className={styles.muted}>{t("common.loading")}</p>;
   if (comments.isError) return <p role="alert">{t("error.generic")}</p>;
   const all = comments.data;

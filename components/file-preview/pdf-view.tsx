@@ -2,20 +2,9 @@
 
 import { useEffect, useRef, useState } from "react";
 import { useT } from "@/lib/i18n/provider";
+import { loadPdfJs, type PdfDocument } from "@/lib/pdf/load-pdfjs";
 import styles from "./preview.module.css";
 
-type PdfModule = typeof import("pdfjs-dist");
-type PdfDocument = Awaited<ReturnType<PdfModule["getDocument"]>["promise"]>;
-
-/** Loaded once, on the first PDF opened: pdf.js is large and most visits never need it. */
-let pdfjs: Promise<PdfModule> | null = null;
-function loadPdfJs(): Promise<PdfModule> {
-  pdfjs ??= import("pdfjs-dist").then((module) => {
-    module.GlobalWorkerOptions.workerSrc = "/assets/pdf-worker";
-    return module;
-  });
-  return pdfjs;
-}
 
 /**
  * A PDF page by page with pdf.js: pages, zoom, and a text layer so text can be selected and

@@ -1,17 +1,15 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { useDropzone } from "react-dropzone";
 import { LocalTime } from "@/components/local-time";
 import { FormStatus } from "@/components/ui/form-status";
-import { api } from "@/lib/api-client";
-import type { PublicUlinkResponse } from "@/lib/contracts/ulinks";
+import { ApiError } from "@/lib/api-client";
 import { useT } from "@/lib/i18n/provider";
 import type { Translate } from "@/lib/i18n/translate";
-import { linkAccess, withAccess } from "@/lib/queries/public-links";
+import { depositFile, linkAccess, publicUlinkQuery, useRefreshPublicLink } from "@/lib/queries/public-links";
 import { formatBytes } from "../file-browser/format";
-import { DepositError, depositFile } from "./deposit-upload";
 import styles from "./public.module.css";
 import { closedLinkMessage, UnlockForm } from "./unlock-form";
 
@@ -23,12 +21,8 @@ type Deposit = { id: number; file: File; sent: number; state: "waiting" | "sendi
  */
 export function DropScreen({ linkKey }: { linkKey: string }) {
   const t = useT();
-  const queryClient = useQueryClient();
-  const link = useQuery({
-    queryKey: ["public", "ulink", linkKey],
-    queryFn: () => api.get<PublicUlinkResponse>(withAccess(`/api/ulink/key/${encodeURIComponent(linkKey)}`, "ulink", linkKey)),
-    retry: false,
-  });
+  const refreshLink = useRefreshPublicLink("ulink", linkKey);
+  const link = useQuery(publicUlinkQuery(linkKey));
   const [deposits, setDeposits] = useState<Deposit[]>([]);
   const [unlocked, setUnlocked] = useState(() => Boolean(linkAccess.get("ulink", linkKey)));
   const nextId = useRef(0);
@@ -44,7 +38,7 @@ export function DropScreen({ linkKey }: { linkKey: string }) {
         await depositFile(linkKey, deposit.file, (sent) => update(deposit.id, { sent }), abort.current.signal);
         update(deposit.id, { state: "done", sent: deposit.file.size });
       } catch (error) {
-        if (error instanceof DepositError && error.status === 401) {
+        if (error instanceof ApiError && error.status === 401) {
           linkAccess.clear("ulink", linkKey);
           setUnlocked(false);
         }
@@ -88,7 +82,7 @@ export function DropScreen({ linkKey }: { linkKey: string }) {
           needsCode={data.code_required}
           onUnlocked={() => {
             setUnlocked(true);
-            void queryClient.invalidateQueries({ queryKey: ["public", "ulink", linkKey] });
+            void refreshLink();
           }}
         />
       ) : (
@@ -124,7 +118,7 @@ export function DropScreen({ linkKey }: { linkKey: string }) {
 }
 
 function describeDepositError(error: unknown, t: Translate): string {
-  if (!(error instanceof DepositError)) return t("error.generic");
+  if (!(error instanceof ApiError)) return t("error.generic");
   if (error.status === 0) return t("error.network");
   if (error.status === 401) return t("drop.public.relock");
   if (error.status === 507) return t("drop.public.full");

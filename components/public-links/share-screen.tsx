@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { LocalTime } from "@/components/local-time";
 import { Button } from "@/components/ui/button";
@@ -8,29 +8,16 @@ import { FormStatus } from "@/components/ui/form-status";
 import { api, ApiError } from "@/lib/api-client";
 import type { ShareContentJson } from "@/lib/contracts/shares";
 import { useT } from "@/lib/i18n/provider";
-import { withAccess } from "@/lib/queries/public-links";
+import { publicShareContentQuery, publicShareQuery, useRefreshPublicLink, withAccess } from "@/lib/queries/public-links";
 import { formatBytes } from "../file-browser/format";
 import { PreviewBody } from "../file-preview/preview-dialog";
 import styles from "./public.module.css";
 import { ShareThumb } from "./share-thumb";
 import { closedLinkMessage, UnlockForm } from "./unlock-form";
 
-type PublicShare = {
-  key: string;
-  name: string | null;
-  expiration_date: string | null;
-  owner: string;
-  needs_password: boolean;
-  needs_code: boolean;
-  unlocked: boolean;
-  can_download: boolean;
-  can_preview: boolean;
-  flags: number;
-};
 
 /** Flag 128: the link's one download is claimed by downloads only, so its previews are renditions. */
 const SINGLE_DOWNLOAD = 128;
-type Content = { objects: ShareContentJson[]; folder: { id: number; name: string; parent_id: number } | null };
 
 /**
  * The page a share link opens: the shared files and folders, navigable, each previewed in the
@@ -38,17 +25,12 @@ type Content = { objects: ShareContentJson[]; folder: { id: number; name: string
  */
 export function ShareScreen({ linkKey }: { linkKey: string }) {
   const t = useT();
-  const queryClient = useQueryClient();
+  const refreshShare = useRefreshPublicLink("share", linkKey);
   const k = encodeURIComponent(linkKey);
-  const share = useQuery({ queryKey: ["public", "share", linkKey], queryFn: () => api.get<PublicShare>(withAccess(`/api/share/key/${k}`, "share", linkKey)), retry: false });
+  const share = useQuery(publicShareQuery(linkKey));
   const [trail, setTrail] = useState<{ id: number; name: string }[]>([]);
   const here = trail.at(-1);
-  const content = useQuery({
-    queryKey: ["public", "share", linkKey, "content", here?.id ?? 0],
-    queryFn: () => api.get<Content>(withAccess(`/api/share/content/${k}${here ? `/${here.id}` : ""}?nb_objects=1000`, "share", linkKey)),
-    enabled: Boolean(share.data?.unlocked),
-    retry: false,
-  });
+  const content = useQuery(publicShareContentQuery(linkKey, here?.id ?? 0, Boolean(share.data?.unlocked)));
   const [previewing, setPreviewing] = useState<{ item: ShareContentJson; url: string; originals: boolean } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -101,7 +83,7 @@ export function ShareScreen({ linkKey }: { linkKey: string }) {
         )}
       </p>
       {!data.unlocked ? (
-        <UnlockForm kind="share" linkKey={linkKey} needsPassword={data.needs_password} needsCode={data.needs_code} onUnlocked={() => void queryClient.invalidateQueries({ queryKey: ["public", "share", linkKey] })} />
+        <UnlockForm kind="share" linkKey={linkKey} needsPassword={data.needs_password} needsCode={data.needs_code} onUnlocked={() => void refreshShare()} />
       ) : (
         <>
           <div className={styles.bar}>

@@ -1,21 +1,8 @@
 "use client";
 
 import { useEffect, useRef, useState, type ReactNode } from "react";
+import { loadPdfJs, type PdfDocument } from "@/lib/pdf/load-pdfjs";
 import styles from "./signatures.module.css";
-
-type PdfModule = typeof import("pdfjs-dist");
-export type PdfDocument = Awaited<ReturnType<PdfModule["getDocument"]>["promise"]>;
-
-/** Loaded once, on the first PDF shown: pdf.js is large (the file preview loads its own copy the same way). */
-let pdfjs: Promise<PdfModule> | null = null;
-function loadPdfJs(): Promise<PdfModule> {
-  pdfjs ??= import("pdfjs-dist").then((module) => {
-    // The worker the app serves from the installed pdfjs-dist (app/assets/pdf-worker).
-    module.GlobalWorkerOptions.workerSrc = "/assets/pdf-worker";
-    return module;
-  });
-  return pdfjs;
-}
 
 /** The PDF at `url` (same origin: the session cookie or the token in the path is the credential). */
 export function usePdfDocument(url: string | null): { doc: PdfDocument | null; failed: boolean } {

@@ -1,6 +1,7 @@
 "use client";
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
 import { api } from "@/lib/api-client";
 import type { AnnotationResponse, CountsResponse } from "@/lib/contracts/annotations";
 import type { FileResponse } from "@/lib/contracts/files";
@@ -35,7 +36,8 @@ export const detailsKeys = {
   timeline: (t: Target) => [...detailsKeys.all, "timeline", t.type, t.id] as const,
   rights: (folderId: number) => [...detailsKeys.all, "rights", folderId] as const,
   invitable: (folderId: number, search: string) => [...detailsKeys.all, "invitable", folderId, search] as const,
-  counts: (ids: string) => [...detailsKeys.all, "counts", ids] as const,
+  allCounts: () => [...detailsKeys.all, "counts"] as const,
+  counts: (ids: string) => [...detailsKeys.allCounts(), ids] as const,
 };
 
 export type CommentCounts = { total: number; unread: number };
@@ -91,6 +93,12 @@ export const invitableQuery = (folderId: number, search: string) =>
     queryFn: async () => (await api.get<Envelope<Invitable>>(`/api/invite/users/${folderId}?search=${encodeURIComponent(search)}&nb_objects=10`)).objects,
     enabled: search.trim().length >= 3,
   });
+
+/** Listing a target's comments marks them read: the list's comment markers are fetched again. */
+export function useRefreshCommentCounts() {
+  const queryClient = useQueryClient();
+  return useCallback(() => queryClient.invalidateQueries({ queryKey: detailsKeys.allCounts() }), [queryClient]);
+}
 
 /** Anything the panel shows, and the lists around it (a restored version changes the row). */
 function useInvalidateDetails() {

@@ -28,10 +28,15 @@ export const filesKeys = {
   tree: (folderId: number | "company" | "shared") => [...filesKeys.all, "tree", folderId] as const,
   search: (scopeId: number, label: string) => [...filesKeys.all, "search", scopeId, label] as const,
   activity: () => [...filesKeys.all, "activity"] as const,
+  file: (fileId: number | undefined) => [...filesKeys.all, "file", fileId] as const,
 };
 
 export const rootsQuery = () =>
   queryOptions({ queryKey: filesKeys.roots(), queryFn: () => api.get<{ id: number; name: string; type: "private" | "company" }[]>("/api/roots"), staleTime: 300_000 });
+
+/** One file (GET /file/(fileId)); nothing is asked while `fileId` is unknown. */
+export const fileQuery = (fileId: number | undefined) =>
+  queryOptions({ queryKey: filesKeys.file(fileId), queryFn: () => api.get<FileResponse>(`/api/file/${fileId}`), enabled: fileId !== undefined });
 
 type Page = { folder: FolderResponse; items: Item[]; total: number; offset: number };
 

@@ -1,6 +1,11 @@
 "use client";
 
+import { queryOptions, useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
 import { api } from "@/lib/api-client";
+import type { ShareContentJson } from "@/lib/contracts/shares";
+import type { PublicUlinkResponse } from "@/lib/contracts/ulinks";
+import { uploadInChunks } from "@/lib/upload-client/chunked-upload";
 
 /** Public links: shares (/s/<key>) and drop links (/d/<key>), opened without an account. */
 export type LinkKind = "share" | "ulink";
@@ -40,4 +45,51 @@ export async function unlockLink(kind: LinkKind, key: string, secret: { password
   linkAccess.set(kind, key, access_token);
 }
 
+export type PublicShare = {
+  key: string;
+  name: string | null;
+  expiration_date: string | null;
+  owner: string;
+  needs_password: boolean;
+  needs_code: boolean;
+  unlocked: boolean;
+  can_download: boolean;
+  can_preview: boolean;
+  flags: number;
+};
+
+export type PublicShareContent = { objects: ShareContentJson[]; folder: { id: number; name: string; parent_id: number } | null };
+
+export const publicLinkKeys = {
+  all: ["public"] as const,
+  link: (kind: LinkKind, key: string) => [...publicLinkKeys.all, kind, key] as const,
+  shareContent: (key: string, folderId: number) => [...publicLinkKeys.link("share", key), "content", folderId] as const,
+};
+
+// A closed or locked link answers 4xx: shown at once, never retried.
+export const publicShareQuery = (key: string) =>
+  queryOptions({ queryKey: publicLinkKeys.link("share", key), queryFn: () => api.get<PublicShare>(withAccess(base("share", key), "share", key)), retry: false });
+
+/** A folder of a share (0: its top), once the share is unlocked. */
+export const publicShareContentQuery = (key: string, folderId: number, enabled: boolean) =>
+  queryOptions({
+    queryKey: publicLinkKeys.shareContent(key, folderId),
+    queryFn: () => api.get<PublicShareContent>(withAccess(`/api/share/content/${encodeURIComponent(key)}${folderId ? `/${folderId}` : ""}?nb_objects=1000`, "share", key)),
+    enabled,
+    retry: false,
+  });
+
+export const publicUlinkQuery = (key: string) =>
+  queryOptions({ queryKey: publicLinkKeys.link("ulink", key), queryFn: () => api.get<PublicUlinkResponse>(withAccess(base("ulink", key), "ulink", key)), retry: false });
+
+/** After an unlock: the link (and what it holds) is read again with its access token. */
+export function useRefreshPublicLink(kind: LinkKind, key: string) {
+  const queryClient = useQueryClient();
+  return useCallback(() => queryClient.invalidateQueries({ queryKey: publicLinkKeys.link(kind, key) }), [queryClient, kind, key]);
+}
+
 export const sendLinkCode = (kind: LinkKind, key: string) => api.post<unknown>(`${base(kind, key)}/sms`, {});
+
+/** One file dropped through a drop link, in chunks (api.md: the deposit takes the parts of /file/upload), with the link's access token. */
+export const depositFile = (key: string, file: File, onProgress: (sent: number) => void, signal: AbortSignal) =>
+  uploadInChunks({ url: `${base("ulink", key)}/upload`, file, token: linkAccess.get("ulink", key), onProgress, signal });

@@ -2,9 +2,10 @@
 
 import { useSyncExternalStore } from "react";
 import * as tus from "tus-js-client";
-import { api, ApiError } from "@/lib/api-client";
+import { api } from "@/lib/api-client";
 import type { FileResponse } from "@/lib/contracts/files";
 import type { FolderResponse } from "@/lib/contracts/folders";
+import { CHUNK_SIZE, uploadErrorStatus } from "@/lib/upload-client/chunked-upload";
 
 export type UploadStatus = "queued" | "uploading" | "paused" | "finishing" | "done" | "error";
 export type UploadProblem = "quota" | "network" | "forbidden" | "locked" | "tooLarge" | "generic";
@@ -30,8 +31,6 @@ type Entry = { item: UploadItem; file: File; folderId: number; upload?: tus.Uplo
 
 const FINGERPRINT_PREFIX = "coffre-upload";
 const CONCURRENCY = 3;
-/** Chunks small enough that a pause or a lost connection costs little, large enough to stay fast. */
-const CHUNK_SIZE = 8 * 1024 * 1024;
 
 let entries: Entry[] = [];
 let snapshot: UploadItem[] = [];
@@ -179,7 +178,7 @@ function fail(entry: Entry, error: unknown) {
 }
 
 function describeUploadError(error: unknown): UploadProblem {
-  const status = error instanceof ApiError ? error.status : ((error as tus.DetailedError)?.originalResponse?.getStatus?.() ?? 0);
+  const status = uploadErrorStatus(error);
   if (status === 0) return "network";
   if (status === 507) return "quota";
   if (status === 413) return "tooLarge";

@@ -17,6 +17,7 @@ import { describeAdminError } from "../describe-error";
 import own from "./identity.module.css";
 import { ProviderDialog } from "./provider-dialog";
 import { describeTest, statusKey, syncSummary, typeKey } from "./provider-labels";
+import { QueryState } from "../query-state";
 
 type Open = { type: "create" } | { type: "edit"; provider: IdentityProvider } | { type: "delete"; provider: IdentityProvider } | null;
 
@@ -77,13 +78,7 @@ export function IdentityScreen() {
         <PageHeader title={t("admin.identity.title")} subtitle={t("admin.identity.subtitle")} />
         <Button onClick={() => setOpen({ type: "create" })}>{t("admin.identity.add")}</Button>
       </div>
-      {list.isPending && <p className={styles.state}>{t("common.loading")}</p>}
-      {list.isError && (
-        <div className={styles.stateBox} role="alert">
-          <p>{describeAdminError(list.error, t)}</p>
-          <Button onClick={() => list.refetch()}>{t("error.retry")}</Button>
-        </div>
-      )}
+      <QueryState query={list} />
       {page && page.objects.length === 0 && <p className={styles.stateBox}>{t("admin.identity.none")}</p>}
       {page && page.objects.length > 0 && (
         <div className={styles.tableWrap}>

@@ -11,7 +11,6 @@ import { useLanguage, useT } from "@/lib/i18n/provider";
 import { configQuery } from "@/lib/queries/admin-config";
 import { oauthAppsQuery, useDeleteOAuthApp, useResetOAuthApp, type OAuthApp } from "@/lib/queries/oauth2";
 import styles from "../admin.module.css";
-import { describeAdminError } from "../describe-error";
 import { Pager } from "../pager";
 import { RowMenu } from "../people/row-menu";
 import { ConfirmDialog } from "../people/shared";
@@ -19,6 +18,7 @@ import { OAuthAppDialog } from "./oauth-app-dialog";
 import { OAuthSecretDialog } from "./oauth-secret-dialog";
 import { OAuthTokensDialog } from "./oauth-tokens-dialog";
 import oauthStyles from "./oauth.module.css";
+import { QueryState } from "../query-state";
 
 const PAGE = 30;
 
@@ -49,13 +49,7 @@ export function OAuthAppsScreen() {
           {t("admin.oauth.featureOff")}
         </p>
       )}
-      {list.isPending && <p className={styles.state}>{t("common.loading")}</p>}
-      {list.isError && (
-        <div className={styles.stateBox} role="alert">
-          <p>{describeAdminError(list.error, t)}</p>
-          <Button onClick={() => list.refetch()}>{t("error.retry")}</Button>
-        </div>
-      )}
+      <QueryState query={list} />
       {page && page.objects.length === 0 && <p className={styles.stateBox}>{t("admin.oauth.none")}</p>}
       {page && page.objects.length > 0 && (
         <div className={styles.tableWrap}>

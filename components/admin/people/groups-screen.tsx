@@ -5,7 +5,6 @@ import Link from "next/link";
 import { useMemo, useState } from "react";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
-import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
 import { useT } from "@/lib/i18n/provider";
 import { useAccount } from "@/lib/queries/account";
@@ -13,7 +12,7 @@ import { groupsQuery, useDeleteGroup, type AdminGroup } from "@/lib/queries/admi
 import { GroupDialog } from "./group-dialog";
 import styles from "./people.module.css";
 import { Pager } from "../pager";
-import { compareBy, ConfirmDialog, describePeopleError, nextSort, SortHeader, useDebounced, type SortState } from "./shared";
+import { compareBy, ConfirmDialog, KeywordField, ListStatus, nextSort, SortHeader, useDebounced, type SortState } from "./shared";
 
 const LIMIT = 50;
 type Column = "name" | "members";
@@ -47,23 +46,15 @@ export function GroupsScreen() {
         {!isManager && <Button onClick={() => setOpen({ type: "create" })}>{t("adminPeople.groups.new")}</Button>}
       </div>
       <div className={styles.toolbar} role="search">
-        <TextField
-          label={t("adminPeople.search")}
-          type="search"
+        <KeywordField
           value={keyword}
-          onChange={(e) => {
-            setKeyword(e.target.value);
+          onChange={(value) => {
+            setKeyword(value);
             setOffset(0);
           }}
         />
       </div>
-      {groups.isError && (
-        <p role="alert" className={styles.state}>
-          {describePeopleError(groups.error, t)}
-        </p>
-      )}
-      {groups.isPending && <p className={styles.state}>{t("common.loading")}</p>}
-      {groups.isSuccess && total === 0 && <p className={styles.state}>{t("adminPeople.groups.none")}</p>}
+      <ListStatus query={groups} isEmpty={total === 0} emptyText={t("adminPeople.groups.none")} />
       {rows.length > 0 && (
         <div className={styles.tableWrap}>
           <table className={styles.table} aria-label={t("adminPeople.groups.title")}>

@@ -14,7 +14,7 @@ import { useLanguage, useT } from "@/lib/i18n/provider";
 import { invitationsQuery, useDeleteInvitation, useUpdateInvitation, type AdminInvitation } from "@/lib/queries/admin-people";
 import styles from "./people.module.css";
 import { Pager } from "../pager";
-import { compareBy, ConfirmDialog, describePeopleError, nextSort, SortHeader, type SortState } from "./shared";
+import { compareBy, ConfirmDialog, describePeopleError, KeywordField, ListStatus, nextSort, SortHeader, type SortState } from "./shared";
 
 const LIMIT = 50;
 type Column = "email" | "source" | "expiration" | "state";
@@ -71,23 +71,15 @@ export function InvitationsScreen() {
     <div className={styles.screen}>
       <PageHeader title={t("adminPeople.invitations.title")} subtitle={t("adminPeople.invitations.subtitle")} />
       <div className={styles.toolbar} role="search">
-        <TextField
-          label={t("adminPeople.search")}
-          type="search"
+        <KeywordField
           value={keyword}
-          onChange={(e) => {
-            setKeyword(e.target.value);
+          onChange={(value) => {
+            setKeyword(value);
             setOffset(0);
           }}
         />
       </div>
-      {invitations.isError && (
-        <p role="alert" className={styles.state}>
-          {describePeopleError(invitations.error, t)}
-        </p>
-      )}
-      {invitations.isPending && <p className={styles.state}>{t("common.loading")}</p>}
-      {invitations.isSuccess && filtered.length === 0 && <p className={styles.state}>{t("adminPeople.invitations.none")}</p>}
+      <ListStatus query={invitations} isEmpty={filtered.length === 0} emptyText={t("adminPeople.invitations.none")} />
       {page.length > 0 && (
         <div className={styles.tableWrap}>
           <table className={styles.table} aria-label={t("adminPeople.invitations.title")}>

@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useState, type ReactNode } from "react";
-import { Dialog, DialogActions } from "@/components/ui/dialog";
-import { FormStatus } from "@/components/ui/form-status";
+import { ConfirmDialog as BaseConfirmDialog } from "@/components/confirm-dialog";
+import { TextField } from "@/components/ui/text-field";
 import { ApiError } from "@/lib/api-client";
 import { useT } from "@/lib/i18n/provider";
 import type { Translate } from "@/lib/i18n/translate";
@@ -40,6 +40,28 @@ export function isLockOut(error: unknown): boolean {
   return details?.reason === "administrators_locked_out";
 }
 
+/** The search box of a console list (the caller goes back to the first page on a change). */
+export function KeywordField({ value, onChange, placeholder }: { value: string; onChange: (value: string) => void; placeholder?: string }) {
+  const t = useT();
+  return <TextField label={t("adminPeople.search")} type="search" value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />;
+}
+
+type ListQuery = { isError: boolean; error: unknown; isPending: boolean; isSuccess: boolean };
+
+/** What a console list says instead of rows: why it failed, that it loads, or that it is empty. */
+export function ListStatus({ query, isEmpty, emptyText }: { query: ListQuery; isEmpty: boolean; emptyText: string }) {
+  const t = useT();
+  if (query.isError)
+    return (
+      <p role="alert" className={styles.state}>
+        {describePeopleError(query.error, t)}
+      </p>
+    );
+  if (query.isPending) return <p className={styles.state}>{t("common.loading")}</p>;
+  if (query.isSuccess && isEmpty) return <p className={styles.state}>{emptyText}</p>;
+  return null;
+}
+
 export type SortState<C extends string> = { column: C; direction: 1 | -1 };
 
 /** A column header that sorts the table (aria-sort says how it is sorted now). */
@@ -75,32 +97,11 @@ export function compareBy<T>(value: (item: T) => string | number | null, directi
 type ConfirmProps = { title: string; text: string; confirmLabel: string; onConfirm: () => Promise<unknown>; onClose: () => void; danger?: boolean };
 
 /** Asks before something that cannot be undone; a refusal (the last administrator...) is shown in the dialog. */
-export function ConfirmDialog({ title, text, confirmLabel, onConfirm, onClose, danger = true }: ConfirmProps) {
-  const t = useT();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  async function confirm() {
-    setBusy(true);
-    setError(null);
-    try {
-      await onConfirm();
-      onClose();
-    } catch (e) {
-      setError(describePeopleError(e, t));
-      setBusy(false);
-    }
-  }
+export function ConfirmDialog({ text, ...props }: ConfirmProps) {
   return (
-    <Dialog
-      title={title}
-      closeLabel={t("common.close")}
-      onClose={onClose}
-      onSubmit={confirm}
-      footer={<DialogActions cancelLabel={t("common.cancel")} onCancel={onClose} submitLabel={confirmLabel} disabled={busy} danger={danger} focusCancel />}
-    >
+    <BaseConfirmDialog {...props} describe={describePeopleError}>
       <p>{text}</p>
-      <FormStatus status={error ? { tone: "error", message: error } : null} />
-    </Dialog>
+    </BaseConfirmDialog>
   );
 }
 

@@ -6,7 +6,6 @@ import { formatBytes, formatDay } from "@/components/file-browser/format";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/select";
-import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
 import { setActingAs } from "@/lib/api-client";
 import { htmlLang } from "@/lib/i18n/languages";
@@ -18,7 +17,7 @@ import { PasswordDialog } from "./password-dialog";
 import { RowMenu } from "./row-menu";
 import styles from "./people.module.css";
 import { Pager } from "../pager";
-import { compareBy, ConfirmDialog, describePeopleError, nextSort, ROLE_KEYS, SortHeader, useDebounced, type SortState } from "./shared";
+import { compareBy, ConfirmDialog, describePeopleError, KeywordField, ListStatus, nextSort, ROLE_KEYS, SortHeader, useDebounced, type SortState } from "./shared";
 import { UserDialog } from "./user-dialog";
 
 const LIMIT = 50;
@@ -99,13 +98,10 @@ export function UsersScreen() {
         <Button onClick={() => setOpen({ type: "create" })}>{t("adminPeople.users.new")}</Button>
       </div>
       <div className={styles.toolbar} role="search">
-        <TextField
-          label={t("adminPeople.search")}
-          type="search"
-          value={keyword}
-          placeholder={t("adminPeople.users.searchHint")}
-          onChange={(e) => {
-            setKeyword(e.target.value);
+        <KeywordField
+          value={keyword} placeholder={t("adminPeople.users.searchHint")}
+          onChange={(value) => {
+            setKeyword(value);
             setOffset(0);
           }}
         />
@@ -120,13 +116,7 @@ export function UsersScreen() {
         />
       </div>
 
-      {users.isError && (
-        <p role="alert" className={styles.state}>
-          {describePeopleError(users.error, t)}
-        </p>
-      )}
-      {users.isPending && <p className={styles.state}>{t("common.loading")}</p>}
-      {users.isSuccess && total === 0 && <p className={styles.state}>{t("adminPeople.users.none")}</p>}
+      <ListStatus query={users} isEmpty={total === 0} emptyText={t("adminPeople.users.none")} />
       {rows.length > 0 && (
         <div className={styles.tableWrap}>
           <table className={styles.table} aria-label={t("adminPeople.users.title")} data-testid="users-table">

@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { mailCn } from "./mail";
 import { miscCn } from "./misc";
 
 // Complete: every key of en.ts is translated (a unit test checks this); English stays the fallback.
@@ -1523,4 +1524,6 @@ export const cn: Partial<Messages> = {
   "admin.oauth.tokensNamed": "{app} 的授权",
   // Tags, file templates and archives (issue 17): their own file, spread here.
   ...miscCn,
+  // System mails (issue 19): their own file, spread here.
+  ...mailCn,
 };

@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { mailDe } from "./mail";
 import { miscDe } from "./misc";
 
 // Complete: every key of en.ts is translated (a unit test checks this); English stays the fallback.
@@ -1523,4 +1524,6 @@ export const de: Partial<Messages> = {
   "admin.oauth.tokensNamed": "Autorisierungen von {app}",
   // Tags, file templates and archives (issue 17): their own file, spread here.
   ...miscDe,
+  // System mails (issue 19): their own file, spread here.
+  ...mailDe,
 };

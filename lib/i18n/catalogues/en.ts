@@ -1,3 +1,4 @@
+import { mailEn } from "./mail";
 import { miscEn } from "./misc";
 
 /** The reference catalogue: every visible string of the web client. */
@@ -1509,6 +1510,8 @@ export const en = {
   "admin.oauth.tokensNamed": "Authorisations of {app}",
   // Tags, file templates and archives (issue 17): their own file, spread here.
   ...miscEn,
+  // System mails (issue 19): their own file, spread here.
+  ...mailEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { mailEs } from "./mail";
 import { miscEs } from "./misc";
 
 // Complete: every key of en.ts is translated (a unit test checks this); English stays the fallback.
@@ -1523,4 +1524,6 @@ export const es: Partial<Messages> = {
   "admin.oauth.tokensNamed": "Autorizaciones de {app}",
   // Tags, file templates and archives (issue 17): their own file, spread here.
   ...miscEs,
+  // System mails (issue 19): their own file, spread here.
+  ...mailEs,
 };

@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { mailFr } from "./mail";
 import { miscFr } from "./misc";
 
 export const fr: Messages = {
@@ -1508,4 +1509,6 @@ export const fr: Messages = {
   "admin.oauth.tokensNamed": "Autorisations de {app}",
   // Tags, file templates and archives (issue 17): their own file, spread here.
   ...miscFr,
+  // System mails (issue 19): their own file, spread here.
+  ...mailFr,
 };

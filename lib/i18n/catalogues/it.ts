@@ -1,4 +1,5 @@
 import type { Messages } from "./en";
+import { mailIt } from "./mail";
 import { miscIt } from "./misc";
 
 // Complete: every key of en.ts is translated (a unit test checks this); English stays the fallback.
@@ -1523,4 +1524,6 @@ export const it: Partial<Messages> = {
   "admin.oauth.tokensNamed": "Autorizzazioni di {app}",
   // Tags, file templates and archives (issue 17): their own file, spread here.
   ...miscIt,
+  // System mails (issue 19): their own file, spread here.
+  ...mailIt,
 };

@@ -10,20 +10,11 @@ import { getPlatformConfig } from "../config/platform-config";
 import type { Ctx } from "../context";
 import { enqueueJob } from "../jobs/enqueue";
 import { queueMail } from "../mail/queue-mail";
-import { renderMail, type MailTemplate } from "../mail/render-mail";
+import { mailTemplate, renderMail } from "../mail/render-mail";
 
 export const RESET_LINK_LIFETIME_MS = 60 * 60_000;
 
-export const PASSWORD_RESET_MAIL: MailTemplate = {
-  en: {
-    subject: "Reset your {{platform}} password",
-    text: 'Hello,\n\nSomeone (hopefully you) asked to reset the password of the {{platform}} account "{{login}}".\n\nChoose a new password here (the link works once, for one hour):\n{{link}}\n\nIf you did not ask for this, ignore this mail: your password stays as it is.\n',
-  },
-  fr: {
-    subject: "Réinitialisez votre mot de passe {{platform}}",
-    text: "Bonjour,\n\nQuelqu'un (vous, espérons-le) a demandé à réinitialiser le mot de passe du compte {{platform}} « {{login}} ».\n\nChoisissez un nouveau mot de passe ici (le lien ne sert qu'une fois, pendant une heure) :\n{{link}}\n\nSi vous n'êtes pas à l'origine de cette demande, ignorez ce message : votre mot de passe reste inchangé.\n",
-  },
-};
+export const PASSWORD_RESET_MAIL = mailTemplate("passwordReset");
 
 /**
  * POST /reset_password (no token): always a 204, whatever exists. The request only queues a job

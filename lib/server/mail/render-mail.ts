@@ -1,19 +1,37 @@
 import "server-only";
 /**
- * Mail templates: a subject and a text body per language with `{{placeholder}}`s. Each domain
- * declares its own templates next to its operations (see `MailTemplate`) and renders them here;
+ * Mail templates: a subject and a text body per language with `{{placeholder}}`s. Their texts live
+ * in the i18n catalogues (lib/i18n/catalogues/mail.ts, keys `mail.<name>.subject|text`); each
+ * domain names its templates next to its operations (`mailTemplate`) and renders them here;
  * the HTML part is made from the same text, escaped, with addresses turned into links, so the two
  * parts never say different things. Administrators' custom alert mails (EM_TE_ALERT) go through
  * the same substitution. The HTML part opens with the platform's brand (brandOf): its name on its
  * accent colour, and its logo when the platform has one and BASE_URL says where it is served.
  */
 import { textOn } from "@/lib/contracts/config";
+import { isUiLanguage, UI_LANGUAGES, type UiLanguage } from "@/lib/i18n/languages";
+import { createTranslator, type MessageKey, type Translate } from "@/lib/i18n/translate";
 import { lastReadConfig, logoPath } from "../config/platform-config";
 import { configuredBaseUrl } from "./app-url";
 
-export type MailLanguage = "en" | "fr";
+export type MailLanguage = UiLanguage;
 
 export type MailTemplate = Record<MailLanguage, { subject: string; text: string }>;
+
+/** The names of the catalogues' mails: `accountCreated` for `mail.accountCreated.subject` and `.text`. */
+export type MailName = MessageKey extends infer K ? (K extends `mail.${infer N}.subject` ? N : never) : never;
+
+/** One system mail in every language, from the catalogues. */
+export function mailTemplate(name: MailName): MailTemplate {
+  const entries = UI_LANGUAGES.map((language) => {
+    const t = createTranslator(language);
+    return [language, { subject: t(`mail.${name}.subject` as MessageKey), text: t(`mail.${name}.text` as MessageKey) }] as const;
+  });
+  return Object.fromEntries(entries) as MailTemplate;
+}
+
+/** The catalogue of a recipient's language, for the pieces a service puts into a mail (`{{name}}`s stay for `fill`). */
+export const mailTranslator = (language: string | null | undefined): Translate => createTranslator(mailLanguage(language));
 
 export type RenderedMail = { subject: string; text: string; html: string };
 
@@ -41,9 +59,9 @@ export type MailVariables = {
   [name: string]: string | undefined;
 };
 
-/** A user's `language` (`auto`, `fr`, `en`, …) to the language of their mails. */
+/** A user's `language` (`auto`, `fr`, `en`, …) to the language of their mails; `auto` reads English. */
 export function mailLanguage(language: string | null | undefined): MailLanguage {
-  return language === "fr" ? "fr" : "en";
+  return isUiLanguage(language) ? language : "en";
 }
 
 export function renderMail(

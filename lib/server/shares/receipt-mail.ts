@@ -5,20 +5,11 @@ import { users, type ShareRow } from "@/db/schema";
 import { displayName } from "../audit/write-log";
 import { getPlatformConfig } from "../config/platform-config";
 import { queueMail } from "../mail/queue-mail";
-import { renderMail, type MailTemplate } from "../mail/render-mail";
+import { mailTemplate, renderMail } from "../mail/render-mail";
 import { shareUrl } from "./present-share";
 
 /** Mailed to a link share's owner at each complete download when the link has flag 64. */
-export const DOWNLOAD_RECEIPT_MAIL: MailTemplate = {
-  en: {
-    subject: "{{file}} was downloaded through your link",
-    text: "Hello {{recipient}},\n\n{{file}} was downloaded through your link \"{{link_name}}\" on {{platform}}.\n\nDate: {{date}}\nBrowser: {{browser}}\n\nThe link:\n{{link}}\n",
-  },
-  fr: {
-    subject: "{{file}} a été téléchargé grâce à votre lien",
-    text: "Bonjour {{recipient}},\n\n{{file}} a été téléchargé grâce à votre lien « {{link_name}} » sur {{platform}}.\n\nDate : {{date}}\nNavigateur : {{browser}}\n\nLe lien :\n{{link}}\n",
-  },
-};
+export const DOWNLOAD_RECEIPT_MAIL = mailTemplate("downloadReceipt");
 
 /** Queues the receipt in the owner's language; `what` is the file name, or the zip's for a whole share. */
 export async function queueDownloadReceipt(db: DbOrTx, share: ShareRow, what: string, browser: string, base: string): Promise<void> {

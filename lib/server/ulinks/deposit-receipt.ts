@@ -4,19 +4,10 @@ import type { User, UlinkRow } from "@/db/schema";
 import { displayName } from "../audit/write-log";
 import { getPlatformConfig } from "../config/platform-config";
 import { queueMail } from "../mail/queue-mail";
-import { renderMail, type MailTemplate } from "../mail/render-mail";
+import { fill, mailTemplate, mailTranslator, renderMail } from "../mail/render-mail";
 
 /** Mailed to a drop link's owner after each complete deposit when the link has flag 4. */
-export const DEPOSIT_RECEIPT_MAIL: MailTemplate = {
-  en: {
-    subject: "{{file}} was dropped in {{folder}}",
-    text: "Hello {{recipient}},\n\nA file was dropped through your drop link \"{{link_name}}\" on {{platform}}.\n\nFile: {{file}} ({{size}})\nFolder: {{folder}}\nDate: {{date}}\n{{depositor}}\nFind it in your folder:\n{{link}}\n",
-  },
-  fr: {
-    subject: "{{file}} a été déposé dans {{folder}}",
-    text: "Bonjour {{recipient}},\n\nUn fichier a été déposé grâce à votre lien de dépôt « {{link_name}} » sur {{platform}}.\n\nFichier : {{file}} ({{size}})\nDossier : {{folder}}\nDate : {{date}}\n{{depositor}}\nRetrouvez-le dans votre dossier :\n{{link}}\n",
-  },
-};
+export const DEPOSIT_RECEIPT_MAIL = mailTemplate("depositReceipt");
 
 export type Deposit = { name: string; size: number; folderName: string; folderId: number; date: Date };
 
@@ -24,7 +15,6 @@ export type Deposit = { name: string; size: number; folderName: string; folderId
 export async function queueDepositReceipt(db: DbOrTx, owner: User, link: UlinkRow, deposit: Deposit, base: string) {
   if (!owner.email.trim()) return;
   const { platform_name } = await getPlatformConfig(db);
-  const fr = owner.language === "fr";
   const mail = renderMail(
     DEPOSIT_RECEIPT_MAIL,
     {
@@ -35,7 +25,7 @@ export async function queueDepositReceipt(db: DbOrTx, owner: User, link: UlinkRo
       size: formatSize(deposit.size),
       folder: deposit.folderName,
       date: deposit.date.toISOString(),
-      depositor: link.recipientEmail ? (fr ? `Déposé par : ${link.recipientEmail}\n` : `Dropped by: ${link.recipientEmail}\n`) : "",
+      depositor: link.recipientEmail ? fill(mailTranslator(owner.language)("mail.depositReceipt.depositor"), { email: link.recipientEmail }) : "",
       link: `${base}/files/${deposit.folderId}`,
     },
     { language: owner.language },

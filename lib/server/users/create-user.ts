@@ -11,22 +11,13 @@ import { AppError } from "../errors";
 import { createPrivateSpace } from "../folders/create-private-space";
 import { assertManagerMayJoinOrganization, joinOrganizationGroup } from "../groups/organization-group";
 import { queueMail } from "../mail/queue-mail";
-import { renderMail, type MailTemplate } from "../mail/render-mail";
+import { mailTemplate, renderMail } from "../mail/render-mail";
 import { groupIdsManagedBy, presentUser } from "./serialize-user";
 
 type Input = z.output<typeof createUserBody>;
 
 /** Sent with `alert`: the new account's login and password. */
-export const ACCOUNT_CREATED_MAIL: MailTemplate = {
-  en: {
-    subject: "Your {{platform}} account",
-    text: "Hello {{recipient}},\n\nAn account was created for you on {{platform}}.\n\nLogin: {{login}}\nPassword: {{password}}\n\nPlease change this password after your first sign-in.\n",
-  },
-  fr: {
-    subject: "Votre compte {{platform}}",
-    text: "Bonjour {{recipient}},\n\nUn compte a été créé pour vous sur {{platform}}.\n\nIdentifiant : {{login}}\nMot de passe : {{password}}\n\nMerci de changer ce mot de passe après votre première connexion.\n",
-  },
-};
+export const ACCOUNT_CREATED_MAIL = mailTemplate("accountCreated");
 
 /**
  * POST /user. Administrators create any role; managers create externals and users inside the

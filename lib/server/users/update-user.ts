@@ -12,7 +12,7 @@ import { AppError, forbidden } from "../errors";
 import { createPrivateSpace } from "../folders/create-private-space";
 import { assertManagerMayJoinOrganization, joinOrganizationGroup } from "../groups/organization-group";
 import { queueMail } from "../mail/queue-mail";
-import { renderMail, type MailTemplate } from "../mail/render-mail";
+import { mailTemplate, renderMail } from "../mail/render-mail";
 import { revokeUserSessions } from "./revoke-user-sessions";
 import { presentUser } from "./serialize-user";
 import { assertAnotherActiveAdmin, getAdministeredUserOrThrow, isActiveAdmin } from "./user-access";
@@ -21,16 +21,7 @@ import { applyGroupChange, planGroupChange } from "./user-groups";
 type Input = z.output<typeof updateUserBody>;
 
 /** Sent with `alert` when an administrator or manager sets a new password. */
-export const PASSWORD_CHANGED_MAIL: MailTemplate = {
-  en: {
-    subject: "Your {{platform}} password was changed",
-    text: "Hello {{recipient}},\n\nYour password on {{platform}} was changed by an administrator.\n\nLogin: {{login}}\nPassword: {{password}}\n\nPlease change this password after your next sign-in.\n",
-  },
-  fr: {
-    subject: "Votre mot de passe {{platform}} a été changé",
-    text: "Bonjour {{recipient}},\n\nVotre mot de passe sur {{platform}} a été changé par un administrateur.\n\nIdentifiant : {{login}}\nMot de passe : {{password}}\n\nMerci de changer ce mot de passe après votre prochaine connexion.\n",
-  },
-};
+export const PASSWORD_CHANGED_MAIL = mailTemplate("passwordChanged");
 
 // Contract field → column. `password` and `groups` are handled apart.
 const FIELDS = {
