@@ -60,6 +60,16 @@ export const fileVersions = pgTable(
   ],
 );
 
+/**
+ * Bytes of every version (trashed included) each user created: their quota's `used`, kept by
+ * statement-level triggers on file_versions (migration 0020) in the writing transaction, so a
+ * quota check or figure reads one row instead of summing a user's versions.
+ */
+export const userUsage = pgTable("user_usage", {
+  userId: integer("user_id").primaryKey(),
+  bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
+});
+
 // Every stored blob, so unreferenced ones can be collected (copies and clones share a blob).
 export const blobs = pgTable("blobs", {
   id: text("id").primaryKey(),

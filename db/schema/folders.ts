@@ -55,5 +55,21 @@ export const trashItems = pgTable(
   (t) => [index("trash_items_owner_id_idx").on(t.ownerId), index("trash_items_deleted_at_idx").on(t.deletedAt)],
 );
 
+/**
+ * A trash being emptied (DELETE /trashes): every item of `owner_id` (every owner when null) up to
+ * `up_to_id` reads as gone at once, and the job trash.empty purges them in bounded batches, then
+ * removes this row. O(1) for the request, whatever the size of the trash.
+ */
+export const trashPurges = pgTable(
+  "trash_purges",
+  {
+    id: serial("id").primaryKey(),
+    ownerId: integer("owner_id"),
+    upToId: integer("up_to_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("trash_purges_owner_id_idx").on(t.ownerId)],
+);
+
 export type Folder = typeof folders.$inferSelect;
 export type TrashItem = typeof trashItems.$inferSelect;
