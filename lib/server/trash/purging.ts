@@ -8,6 +8,3 @@ import { trashItems } from "@/db/schema";
 export const notBeingPurged = sql`NOT EXISTS (
   SELECT 1 FROM trash_purges p
   WHERE (p.owner_id IS NULL OR p.owner_id = ${trashItems.ownerId}) AND ${trashItems.id} <= p.up_to_id)`;
-
-/** The opposite: the items the job trash.empty still has to purge. */
-export const beingPurged = sql`NOT ${notBeingPurged}`;
