@@ -24,6 +24,7 @@ export const files = pgTable(
     trashId: integer("trash_id"),
   },
   (t) => [
+    // Migration 0020 recreates it with INCLUDE (id) (index-only pages), which drizzle cannot spell.
     uniqueIndex("files_folder_id_name_idx")
       .on(t.folderId, t.nameKey)
       .where(sql`${t.deletedAt} IS NULL`),

@@ -1,6 +1,7 @@
 import { getDb, getDriver } from "@/db";
 
-export type Counted<T> = { result: T; count: number; statements: string[] };
+/** `params[i]` are the parameters of `statements[i]`. */
+export type Counted<T> = { result: T; count: number; statements: string[]; params: unknown[][] };
 
 const ARRAY_TYPES = /^\s*select b\.oid, b\.typarray\s+from pg_catalog\.pg_type a/;
 
@@ -18,19 +19,23 @@ type DrizzleSession = { logger: Logger; options: { logger?: Logger } };
 export async function countQueries<T>(fn: () => Promise<T>): Promise<Counted<T>> {
   const db = await getDb();
   const statements: string[] = [];
-  const record = (query: string) => void statements.push(query);
+  const params: unknown[][] = [];
+  const record = (query: string, values: unknown[] = []) => {
+    statements.push(query);
+    params.push(values);
+  };
   let restore: () => void;
   if ((await getDriver()) === "postgres") {
     const client = (db as unknown as { $client: PostgresClient }).$client;
     const previous = client.options.debug;
     // A connection opened meanwhile first reads the array types (postgres.js `fetch_types`): that is
     // the pool warming up, not the route's work.
-    client.options.debug = (_connection: number, query: string) => void (ARRAY_TYPES.test(query) || record(query));
+    client.options.debug = (_connection: number, query: string, values: unknown[]) => void (ARRAY_TYPES.test(query) || record(query, values));
     restore = () => void (client.options.debug = previous);
   } else {
     const session = (db as unknown as { session: DrizzleSession }).session;
     const previous = { logger: session.logger, options: session.options.logger };
-    const counting: Logger = { logQuery: (query) => record(query) };
+    const counting: Logger = { logQuery: (query, values) => record(query, values) };
     session.logger = counting;
     session.options.logger = counting;
     restore = () => {
@@ -40,7 +45,7 @@ export async function countQueries<T>(fn: () => Promise<T>): Promise<Counted<T>>
   }
   try {
     const result = await fn();
-    return { result, count: statements.length, statements };
+    return { result, count: statements.length, statements, params };
   } finally {
     restore();
   }
