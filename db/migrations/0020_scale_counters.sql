@@ -52,3 +52,9 @@ INSERT INTO "user_usage" ("user_id", "bytes")
 DROP INDEX "files_folder_id_name_idx";
 --> statement-breakpoint
 CREATE UNIQUE INDEX "files_folder_id_name_idx" ON "files" USING btree ("folder_id", "name_key") INCLUDE ("id") WHERE "files"."deleted_at" IS NULL;
+
+--> statement-breakpoint
+-- Content search (texts to their live files) and what a user owns.
+CREATE INDEX "folders_owner_id_idx" ON "folders" USING btree ("owner_id");
+--> statement-breakpoint
+CREATE INDEX "files_current_version_id_idx" ON "files" USING btree ("current_version_id") WHERE "files"."deleted_at" IS NULL;

@@ -31,6 +31,8 @@ export const files = pgTable(
     index("files_folder_id_idx").on(t.folderId),
     index("files_name_key_trgm_idx").using("gin", sql`${t.nameKey} gin_trgm_ops`),
     index("files_trash_id_idx").on(t.trashId),
+    // Content search goes from the matching texts (version_texts, a GIN) to their live files.
+    index("files_current_version_id_idx").on(t.currentVersionId).where(sql`${t.deletedAt} IS NULL`),
   ],
 );
 
