@@ -8,7 +8,7 @@ import { purgeTrashItem, scheduleBlobCollection } from "./purge";
 /** Items purged per transaction: whole files go in one statement, so a batch takes well under a second. */
 const BATCH = 500;
 /** Files of trashed folder trees deleted per statement (a deleted user's private space may hold a million). */
-const FILE_BATCH = 5000;
+const FILE_BATCH = 2000;
 /** A run stops after this long and queues its continuation, so one job never holds the worker. */
 const RUN_MS = 20_000;
 
