@@ -58,3 +58,8 @@ CREATE UNIQUE INDEX "files_folder_id_name_idx" ON "files" USING btree ("folder_i
 CREATE INDEX "folders_owner_id_idx" ON "folders" USING btree ("owner_id");
 --> statement-breakpoint
 CREATE INDEX "files_current_version_id_idx" ON "files" USING btree ("current_version_id") WHERE "files"."deleted_at" IS NULL;
+--> statement-breakpoint
+-- A user's trash newest first: one backward range scan instead of every user's items by date.
+DROP INDEX "trash_items_owner_id_idx";
+--> statement-breakpoint
+CREATE INDEX "trash_items_owner_id_deleted_at_idx" ON "trash_items" USING btree ("owner_id","deleted_at","id");
