@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as folderRoute from "@/app/api/folder/[folderId]/route";
+import * as trashesRoute from "@/app/api/trashes/route";
 import * as quotaRoute from "@/app/api/user/[userId]/quota/route";
 import { getDb, rows } from "@/db";
 import { fileVersions, userUsage } from "@/db/schema";
@@ -163,4 +164,24 @@ describe("rights resolution at depth", () => {
     expect(deep.count, `${shallow.statements.join("\n")}\n\n${deep.statements.join("\n")}`).toBeLessThanOrEqual(shallow.count);
     expect((await call(folderRoute.GET, { path: `/api/folder/${chain[19].id}`, token: (await createTestUser()).token, params: { folderId: String(chain[19].id) } })).status).toBe(404);
   });
+});
+
+describe("a trash of more items than the driver's 65,535 parameters", () => {
+  it("lists every item, its ids sent as one array", async () => {
+    const owner = await createTestUser();
+    const folder = await createFolder(owner, owner.privateRootId!, "T");
+    const count = 66_000;
+    await seedFiles(folder.id, owner.id, count);
+    const db = await getDb();
+    await db.execute(sql`
+      WITH items AS (
+        INSERT INTO trash_items (file_id, owner_id, deleted_by, original_parent_id, name)
+        SELECT id, owner_id, owner_id, folder_id, name FROM files WHERE folder_id = ${folder.id}
+        RETURNING id, file_id)
+      UPDATE files x SET deleted_at = now(), trash_id = items.id FROM items WHERE x.id = items.file_id`);
+    const counted = await countQueries(() => call(trashesRoute.GET, { path: "/api/trashes", token: owner.token }));
+    expect(counted.result.status, counted.result.text.slice(0, 300)).toBe(200);
+    expect((counted.result.body as { files: unknown[] }).files).toHaveLength(count);
+    expect(counted.count, counted.statements.join("\n").slice(0, 2000)).toBeLessThanOrEqual(12);
+  }, 120_000);
 });
