@@ -166,7 +166,8 @@ describe("rights resolution at depth", () => {
   });
 });
 
-describe("a trash of more items than the driver's 65,535 parameters", () => {
+// postgres.js caps a statement at 65,535 parameters; on PGlite the 66,000 rows alone take minutes.
+describe.skipIf(process.env.TEST_DB === "pglite")("a trash of more items than the driver's 65,535 parameters", () => {
   it("lists every item, its ids sent as one array", async () => {
     const owner = await createTestUser();
     const folder = await createFolder(owner, owner.privateRootId!, "T");
