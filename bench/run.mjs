@@ -14,6 +14,7 @@ import { sequentialLatency, throughput } from "./lib/load.mjs";
 import { cpuMs, processTree, RssSampler } from "./lib/memory.mjs";
 import { findNginx, startNginx } from "./lib/nginx.mjs";
 import { Report } from "./lib/report.mjs";
+import { runScale } from "./lib/scale.mjs";
 import { inRounds } from "./lib/rounds.mjs";
 import { killAllChildrenSync, startApp, startProcess, stopProcess, tail } from "./lib/servers.mjs";
 import { benchDav, benchS3 } from "./lib/s3-dav.mjs";
@@ -32,7 +33,8 @@ const config = {
   quick,
   sizeMb: Number(process.env.BENCH_SIZE_MB ?? (quick ? 64 : 1024)),
   bigFiles: smallSeed ? 10_000 : 100_000,
-  totalFiles: smallSeed ? 100_000 : 1_000_000,
+  // BENCH_FILES: the files seeded for the metadata scenarios (BENCH_SCALE=1: see bench/lib/scale.mjs).
+  totalFiles: Number(process.env.BENCH_FILES ?? (smallSeed ? 100_000 : 1_000_000)),
   filesPerFolder: 1000,
   warmup: quick ? 10 : 30,
   sequential: quick ? 50 : 300,
@@ -141,6 +143,10 @@ async function measured(sampler, fn) {
 
 // ---- main ------------------------------------------------------------------------------------
 async function main() {
+  if (process.env.BENCH_SCALE === "1") {
+    await ensureBuild(root);
+    return runScale({ root, cleanups });
+  }
   const report = new Report();
   const figures = { config, startedAt: new Date().toISOString(), node: process.version, cpus: os.cpus().length, host: os.hostname() };
   figures.build = await ensureBuild(root);

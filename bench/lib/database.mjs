@@ -184,6 +184,9 @@ export async function seed(db, { login, bigFiles, totalFiles, filesPerFolder, ti
   await db.exec("SET LOCAL session_replication_role = origin");
   for (const c of constraints) await db.exec(`ALTER TABLE ${c.tbl} ADD CONSTRAINT "${c.conname}" ${c.def}`);
   for (const ix of indexes) await db.exec(ix.indexdef);
+  // The triggers that keep user_usage were off (replica role): recount from the versions.
+  await db.exec(`INSERT INTO user_usage (user_id, bytes) SELECT creator_id, sum(size) FROM file_versions GROUP BY creator_id
+    ON CONFLICT (user_id) DO UPDATE SET bytes = excluded.bytes`);
   await db.exec("COMMIT");
   log(`seed: indexes rebuilt in ${((performance.now() - inserted) / 1000).toFixed(1)} s`);
   await db.exec("VACUUM ANALYZE folders, files, file_versions, blobs, tags, tag_links");

@@ -24,12 +24,15 @@ export const files = pgTable(
     trashId: integer("trash_id"),
   },
   (t) => [
+    // Migration 0020 recreates it with INCLUDE (id) (index-only pages), which drizzle cannot spell.
     uniqueIndex("files_folder_id_name_idx")
       .on(t.folderId, t.nameKey)
       .where(sql`${t.deletedAt} IS NULL`),
     index("files_folder_id_idx").on(t.folderId),
     index("files_name_key_trgm_idx").using("gin", sql`${t.nameKey} gin_trgm_ops`),
     index("files_trash_id_idx").on(t.trashId),
+    // Content search goes from the matching texts (version_texts, a GIN) to their live files.
+    index("files_current_version_id_idx").on(t.currentVersionId).where(sql`${t.deletedAt} IS NULL`),
   ],
 );
 
@@ -59,6 +62,16 @@ export const fileVersions = pgTable(
     index("file_versions_blob_id_idx").on(t.blobId),
   ],
 );
+
+/**
+ * Bytes of every version (trashed included) each user created: their quota's `used`, kept by
+ * statement-level triggers on file_versions (migration 0020) in the writing transaction, so a
+ * quota check or figure reads one row instead of summing a user's versions.
+ */
+export const userUsage = pgTable("user_usage", {
+  userId: integer("user_id").primaryKey(),
+  bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
+});
 
 // Every stored blob, so unreferenced ones can be collected (copies and clones share a blob).
 export const blobs = pgTable("blobs", {

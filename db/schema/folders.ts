@@ -30,6 +30,8 @@ export const folders = pgTable(
     index("folders_parent_id_idx").on(t.parentId),
     index("folders_path_idx").using("gin", t.path),
     index("folders_trash_id_idx").on(t.trashId),
+    // What a user owns (the reachable folders of a search, a user's spaces), without a scan of every folder.
+    index("folders_owner_id_idx").on(t.ownerId),
     uniqueIndex("folders_parent_id_name_idx")
       .on(t.parentId, t.nameKey)
       .where(sql`${t.deletedAt} IS NULL AND ${t.parentId} IS NOT NULL`),

@@ -1,6 +1,7 @@
 import { getDb, getDriver } from "@/db";
 
-export type Counted<T> = { result: T; count: number; statements: string[] };
+/** `params[i]` are the parameters of `statements[i]`. */
+export type Counted<T> = { result: T; count: number; statements: string[]; params: unknown[][] };
 
 const ARRAY_TYPES = /^\s*select b\.oid, b\.typarray\s+from pg_catalog\.pg_type a/;
 
@@ -17,14 +18,18 @@ type DrizzleSession = { logger: Logger; options: { logger?: Logger } };
 export async function countQueries<T>(fn: () => Promise<T>): Promise<Counted<T>> {
   const db = await getDb();
   const statements: string[] = [];
-  const record = (query: string) => void statements.push(query);
+  const params: unknown[][] = [];
+  const record = (query: string, values: unknown[] = []) => {
+    statements.push(query);
+    params.push(values);
+  };
   let restore: () => void;
   if ((await getDriver()) === "postgres") {
     const client = (db as unknown as { $client: PostgresClient }).$client;
     const previous = client.options.debug;
     // A connection opened meanwhile first reads the array types (postgres.js `fetch_types`): that is
     // the pool warming up, not the route's work.
-    client.options.debug = (_connection: number, query: string) => void (ARRAY_TYPES.test(query) || record(query));
+    client.options.debug = (_connection: number, query: string, values: unknown[]) => void (ARRAY_TYPES.test(query) || record(query, values));
     restore = () => void (client.options.debug = previous);
   } else {
     // Statements prepared beforehand (db/prepared.ts) keep the session's logger object: its method
@@ -33,8 +38,8 @@ export async function countQueries<T>(fn: () => Promise<T>): Promise<Counted<T>>
     const logger = session.logger as Partial<Logger>;
     const own = Object.getOwnPropertyDescriptor(logger, "logQuery");
     const previous = session.options.logger;
-    logger.logQuery = (query) => record(query);
-    session.options.logger = { logQuery: (query) => record(query) };
+    logger.logQuery = (query, values) => record(query, values);
+    session.options.logger = { logQuery: (query, values) => record(query, values) };
     restore = () => {
       if (own) Object.defineProperty(logger, "logQuery", own);
       else delete logger.logQuery;
@@ -43,7 +48,7 @@ export async function countQueries<T>(fn: () => Promise<T>): Promise<Counted<T>>
   }
   try {
     const result = await fn();
-    return { result, count: statements.length, statements };
+    return { result, count: statements.length, statements, params };
   } finally {
     restore();
   }

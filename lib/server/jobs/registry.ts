@@ -8,6 +8,8 @@ const HANDLERS: Record<string, () => Promise<JobHandler>> = {
   "account.password-reset": async () => (await import("../account/request-password-reset")).sendPasswordResetJob,
   "mail.send": async () => (await import("../mail/send-mail-job")).sendMailJob,
   "trash.purge": async () => (await import("../trash/purge-expired-trash")).purgeExpiredTrashJob,
+  "trash.empty": async () => (await import("../trash/empty-trash-job")).emptyTrashJob,
+  "trash.mark": async () => (await import("../trash/mark-trashed-files-job")).markTrashedFilesJob,
   "blobs.collect": async () => (await import("../blobs/collect-blobs")).collectBlobsJob,
   "uploads.collect": async () => (await import("../uploads/collect-uploads")).collectUploadsJob,
   "alerts.digest": async () => (await import("../alerts/digest-job")).alertDigestJob,

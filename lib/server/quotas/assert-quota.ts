@@ -88,12 +88,16 @@ export async function usedInFolder(db: DbOrTx, folderId: number): Promise<number
   );
 }
 
+/** The user's `used`: one row of user_usage (kept by triggers on file_versions, migration 0020). */
 export async function usedByUser(db: DbOrTx, userId: number): Promise<number> {
-  return sumOf(db, sql`creator_id = ${userId}`);
+  const [r] = rows<{ used: string | number }>(await db.execute(sql`SELECT coalesce((SELECT bytes FROM user_usage WHERE user_id = ${userId}), 0) AS used`));
+  return Number(r.used);
 }
 
+/** Every user's usage added up: as many rows as users, not as versions. */
 export async function usedOnPlatform(db: DbOrTx): Promise<number> {
-  return sumOf(db, sql`true`);
+  const [r] = rows<{ used: string | number }>(await db.execute(sql`SELECT coalesce(sum(bytes), 0) AS used FROM user_usage`));
+  return Number(r.used);
 }
 
 /**

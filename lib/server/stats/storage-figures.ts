@@ -82,14 +82,17 @@ export async function versionStorage(db: DbOrTx) {
   return { count: Number(r.count), size: Number(r.size) };
 }
 
-/** Whose uploads weigh most: every version each user created (their quota's `used`). */
+/** Whose uploads weigh most: every version each user created (their quota's `used`, from user_usage). */
 export async function largestUsers(db: DbOrTx, limit = 10): Promise<UserSize[]> {
   return toUserSizes(
     rows<UserSizeRow>(
       await db.execute(sql`
         SELECT u.id, u.login, u.firstname, u.lastname, s.size
-        FROM (SELECT creator_id, sum(size) AS size FROM file_versions GROUP BY creator_id ORDER BY 2 DESC LIMIT ${limit}) s
-          JOIN users u ON u.id = s.creator_id
+        FROM (
+          SELECT user_id, bytes AS size FROM user_usage g
+          WHERE bytes <> 0 OR EXISTS (SELECT 1 FROM file_versions v WHERE v.creator_id = g.user_id)
+          ORDER BY 2 DESC LIMIT ${limit}) s
+          JOIN users u ON u.id = s.user_id
         ORDER BY s.size DESC, u.id`),
     ),
   );

@@ -1,10 +1,11 @@
 import "server-only";
-import { inArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { rows } from "@/db";
 import { fileVersions, files, folders, type TrashItem } from "@/db/schema";
 import type { TrashItemResponse } from "@/lib/contracts/trash";
 import type { AuthedCtx } from "../context";
 import { iso } from "../present/envelope";
+import { idArray, idIn } from "../folders/id-array";
 import { resolveRights } from "../rights/resolve-rights";
 import { loadOwnerNames } from "../users/owner-names";
 
@@ -21,11 +22,11 @@ export async function presentTrashItems(ctx: AuthedCtx, items: TrashItem[]): Pro
   const folderIds = items.flatMap((i) => (i.folderId === null ? [] : [i.folderId]));
   const versionIds = items.flatMap((i) => i.versionIds ?? []);
   const [fileRows, folderRows, liveSizes, versionRows, folderStats, places] = await Promise.all([
-    fileIds.length ? ctx.db.select({ id: files.id, name: files.name, ownerId: files.ownerId, modifiedAt: files.modifiedAt }).from(files).where(inArray(files.id, fileIds)) : [],
-    folderIds.length ? ctx.db.select({ id: folders.id, name: folders.name, ownerId: folders.ownerId, modifiedAt: folders.modifiedAt }).from(folders).where(inArray(folders.id, folderIds)) : [],
+    fileIds.length ? ctx.db.select({ id: files.id, name: files.name, ownerId: files.ownerId, modifiedAt: files.modifiedAt }).from(files).where(idIn(files.id, fileIds)) : [],
+    folderIds.length ? ctx.db.select({ id: folders.id, name: folders.name, ownerId: folders.ownerId, modifiedAt: folders.modifiedAt }).from(folders).where(idIn(folders.id, folderIds)) : [],
     loadLiveSizes(ctx, fileIds),
     versionIds.length
-      ? ctx.db.select({ id: fileVersions.id, size: fileVersions.size, modifiedAt: fileVersions.modifiedAt }).from(fileVersions).where(inArray(fileVersions.id, versionIds))
+      ? ctx.db.select({ id: fileVersions.id, size: fileVersions.size, modifiedAt: fileVersions.modifiedAt }).from(fileVersions).where(idIn(fileVersions.id, versionIds))
       : [],
     loadFolderItemStats(ctx, items.filter((i) => i.folderId !== null).map((i) => i.id)),
     loadPlaceNames(ctx, items.flatMap((i) => (i.originalParentId === null ? [] : [i.originalParentId]))),
@@ -75,7 +76,7 @@ async function loadLiveSizes(ctx: AuthedCtx, fileIds: number[]): Promise<Map<num
   const found = rows<{ file_id: number; size: string | number }>(
     await ctx.db.execute(sql`
       SELECT file_id, coalesce(sum(size), 0) AS size FROM file_versions
-      WHERE file_id IN (${sql.join(fileIds.map((id) => sql`${id}`), sql`, `)}) AND deleted_at IS NULL
+      WHERE file_id = ANY(${idArray(fileIds)}) AND deleted_at IS NULL
       GROUP BY file_id`),
   );
   return new Map(found.map((r) => [Number(r.file_id), Number(r.size)]));
@@ -90,7 +91,7 @@ async function loadFolderItemStats(ctx: AuthedCtx, itemIds: number[]): Promise<M
         (SELECT count(*) FROM files x WHERE x.trash_id = t.id) AS nb_files,
         (SELECT coalesce(sum(v.size), 0) FROM files x JOIN file_versions v ON v.file_id = x.id AND v.deleted_at IS NULL
           WHERE x.trash_id = t.id) AS size
-      FROM trash_items t WHERE t.id IN (${sql.join(itemIds.map((id) => sql`${id}`), sql`, `)})`),
+      FROM trash_items t WHERE t.id = ANY(${idArray(itemIds)})`),
   );
   return new Map(found.map((r) => [Number(r.id), { size: Number(r.size), nb_folders: Number(r.nb_folders), nb_files: Number(r.nb_files) }]));
 }
@@ -98,11 +99,11 @@ async function loadFolderItemStats(ctx: AuthedCtx, itemIds: number[]): Promise<M
 /** "/a/b/c" for each original parent (trashed or not), skipping folders the caller cannot browse. */
 async function loadPlaceNames(ctx: AuthedCtx, parentIds: number[]): Promise<Map<number, string>> {
   if (parentIds.length === 0) return new Map();
-  const parents = await ctx.db.select({ id: folders.id, path: folders.path }).from(folders).where(inArray(folders.id, [...new Set(parentIds)]));
+  const parents = await ctx.db.select({ id: folders.id, path: folders.path }).from(folders).where(idIn(folders.id, [...new Set(parentIds)]));
   const chainIds = [...new Set(parents.flatMap((p) => [...p.path, p.id]))];
   if (chainIds.length === 0) return new Map();
   const [named, rights] = await Promise.all([
-    ctx.db.select({ id: folders.id, name: folders.name }).from(folders).where(inArray(folders.id, chainIds)),
+    ctx.db.select({ id: folders.id, name: folders.name }).from(folders).where(idIn(folders.id, chainIds)),
     resolveRights(ctx.db, ctx.actor.user, chainIds),
   ]);
   const names = new Map(named.filter((f) => rights.get(f.id)?.browse).map((f) => [f.id, f.name]));

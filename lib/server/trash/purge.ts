@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, files, folders, trashItems, type TrashItem } from "@/db/schema";
 import { enqueueJob } from "../jobs/enqueue";
@@ -11,7 +11,8 @@ import { refreshCurrentVersion } from "../files/live-files";
  */
 export async function purgeTrashItem(db: DbOrTx, item: TrashItem): Promise<void> {
   if (item.folderId !== null) {
-    await db.delete(files).where(eq(files.trashId, item.id));
+    // With the live files of its folders the job trash.mark has not reached yet.
+    await db.delete(files).where(or(eq(files.trashId, item.id), and(isNull(files.deletedAt), inArray(files.folderId, db.select({ id: folders.id }).from(folders).where(eq(folders.trashId, item.id))))));
     await rehomeArchivedFiles(db, sql`f.trash_id = ${item.id}`);
     // Children first is not needed: folders reference parents by id only, without a foreign key.
     await db.delete(folders).where(eq(folders.trashId, item.id));

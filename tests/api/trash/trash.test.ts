@@ -1,15 +1,18 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as trashRoute from "@/app/api/trash/[trashId]/route";
 import * as trashesRoute from "@/app/api/trashes/route";
 import { getDb } from "@/db";
-import { trashItems } from "@/db/schema";
+import { files, folders, trashItems, trashPurges } from "@/db/schema";
 import { trashItemResponse, trashListResponse } from "@/lib/contracts/trash";
 import { emptyTrash } from "@/lib/server/trash/empty-trash";
+import { markTrashedFilesJob } from "@/lib/server/trash/mark-trashed-files-job";
+import { notBeingPurged } from "@/lib/server/trash/purging";
 import { createAdmin, createTestUser } from "../../helpers/factories";
 import { createFileScene, ctxIn, findTrashItem, inRolledBackTransaction, latestLog, OPEN_TIMEOUT, openDatabase, reloadFile } from "../../helpers/file-ops-factories";
 import { createFolder, grantRight, uploadText } from "../../helpers/files";
 import { call, expectError } from "../../helpers/http";
+import { runJobsUntil } from "../../helpers/jobs";
 import { expectAuthRequired } from "../../helpers/security";
 import { trashFile, trashFolder } from "./fixtures";
 
@@ -116,9 +119,45 @@ describe("DELETE /api/trashes", () => {
     const theirs = await trashFile(b.owner.token, b.version.id);
     const res = await empty(a.owner.token);
     expect(res.status, res.text).toBe(204);
-    expect(await findTrashItem(mine)).toBeUndefined();
+    // Gone for the API at once; the rows go in the background (job trash.empty).
+    expectError(await readItem(a.owner.token, mine), 404, "not_found");
+    expect((await list(a.owner.token)).body).toEqual({ folders: [], files: [] });
+    expect((await readItem(b.owner.token, theirs)).status).toBe(200);
+    await runJobsUntil(["trash.empty"], async () => ((await findTrashItem(mine)) ? undefined : true));
     expect(await reloadFile(a.file.id)).toBeUndefined();
     expect(await findTrashItem(theirs)).toBeDefined();
+    expect((await list(b.owner.token)).body.files).toHaveLength(1);
+  });
+
+  it("purges a big trash in bounded batches, files of trashed folders first, and a restore never sees a purged item", async () => {
+    const owner = await createTestUser();
+    const folder = await createFolder(owner, owner.privateRootId!, "Big");
+    for (let i = 0; i < 3; i++) await uploadText(owner, folder.id, `f${i}.txt`, "x");
+    const folderItem = await trashFolder(folder, owner);
+    const res = await empty(owner.token);
+    expect(res.status, res.text).toBe(204);
+    expectError(await call(trashRoute.PUT, { method: "PUT", token: owner.token, params: { trashId: String(folderItem) }, body: {} }), 404, "not_found");
+    await runJobsUntil(["trash.empty"], async () => ((await findTrashItem(folderItem)) ? undefined : true));
+    const db = await getDb();
+    expect(await db.select().from(trashPurges).where(eq(trashPurges.ownerId, owner.id))).toEqual([]);
+    expect(await db.select().from(folders).where(eq(folders.id, folder.id))).toEqual([]);
+  });
+
+  it("job trash.mark marks the files a trashed tree still holds live, and a purge takes them too", async () => {
+    const owner = await createTestUser();
+    const folder = await createFolder(owner, owner.privateRootId!, "Tree");
+    const sub = await createFolder(owner, folder.id, "Sub");
+    const uploaded = [await uploadText(owner, folder.id, "a.txt", "a"), await uploadText(owner, sub.id, "b.txt", "b")];
+    const item = await trashFolder(folder, owner);
+    const db = await getDb();
+    const ids = uploaded.map((u) => u.file.id);
+    // As if the batch in the request had stopped short: the job marks the rest.
+    await db.update(files).set({ deletedAt: null, trashId: null }).where(inArray(files.id, ids));
+    await markTrashedFilesJob(db, { trashId: item });
+    expect((await db.select().from(files).where(inArray(files.id, ids))).map((f) => f.trashId)).toEqual([item, item]);
+    await db.update(files).set({ deletedAt: null, trashId: null }).where(eq(files.id, ids[1]));
+    expect((await purgeItem(owner.token, item)).status).toBe(204);
+    expect(await db.select().from(files).where(inArray(files.id, ids))).toEqual([]);
   });
 
   it("lets administrators empty another user's trash; refuses others (403)", async () => {
@@ -129,7 +168,8 @@ describe("DELETE /api/trashes", () => {
     expect(await findTrashItem(id)).toBeDefined();
     const admin = await createAdmin();
     expect((await empty(admin.token, { user_id: String(owner.id) })).status).toBe(204);
-    expect(await findTrashItem(id)).toBeUndefined();
+    expectError(await readItem(owner.token, id), 404, "not_found");
+    await runJobsUntil(["trash.empty"], async () => ((await findTrashItem(id)) ? undefined : true));
   });
 
   it("with `all`, an administrator empties every user's trash (staged in a rolled-back transaction)", async () => {
@@ -139,7 +179,7 @@ describe("DELETE /api/trashes", () => {
     const admin = await createAdmin();
     await inRolledBackTransaction(async (tx) => {
       await emptyTrash(ctxIn(tx, admin), "all");
-      expect(await tx.select().from(trashItems).where(inArray(trashItems.id, ids))).toEqual([]);
+      expect(await tx.select().from(trashItems).where(and(inArray(trashItems.id, ids), notBeingPurged))).toEqual([]);
     });
     const db = await getDb();
     expect(await db.select().from(trashItems).where(inArray(trashItems.id, ids))).toHaveLength(2);
