@@ -1,9 +1,7 @@
 import "server-only";
-import { and, eq, inArray, isNull } from "drizzle-orm";
-import { fileVersions, files, folders } from "@/db/schema";
 import type { CountsResponse } from "@/lib/contracts/annotations";
 import type { AuthedCtx } from "../context";
-import { resolveRights } from "../rights/resolve-rights";
+import { loadListedRows } from "../rights/listed-rows";
 import { countAnnotations, type AnnotationCounts } from "./count-annotations";
 
 /**
@@ -15,21 +13,9 @@ import { countAnnotations, type AnnotationCounts } from "./count-annotations";
  */
 export async function countListedAnnotations(ctx: AuthedCtx, query: { files?: number[]; folders?: number[] }): Promise<CountsResponse> {
   const user = ctx.actor.user;
-  const versionIds = query.files ?? [];
-  const folderIds = query.folders ?? [];
-  const [fileRows, folderRows] = await Promise.all([
-    versionIds.length === 0
-      ? []
-      : ctx.db
-          .select({ versionId: fileVersions.id, fileId: files.id, folderId: files.folderId })
-          .from(fileVersions)
-          .innerJoin(files, eq(files.id, fileVersions.fileId))
-          .where(and(inArray(fileVersions.id, versionIds), isNull(files.deletedAt))),
-    folderIds.length === 0 ? [] : ctx.db.select({ id: folders.id }).from(folders).where(and(inArray(folders.id, folderIds), isNull(folders.deletedAt))),
-  ]);
-  const rights = await resolveRights(ctx.db, user, [...new Set([...fileRows.map((f) => f.folderId), ...folderRows.map((f) => f.id)])]);
-  const readableFiles = fileRows.filter((f) => rights.get(f.folderId)?.read);
-  const readableFolders = folderRows.filter((f) => rights.get(f.id)?.read);
+  const listed = await loadListedRows(ctx, query);
+  const readableFiles = listed.files;
+  const readableFolders = listed.folders.filter((f) => f.rights?.read);
   const [fileCounts, folderCounts] = await Promise.all([
     countAnnotations(ctx.db, user.id, "file", readableFiles.map((f) => f.fileId)),
     countAnnotations(ctx.db, user.id, "folder", readableFolders.map((f) => f.id)),

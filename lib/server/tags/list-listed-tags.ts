@@ -1,10 +1,10 @@
 import "server-only";
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { fileVersions, files, folders, tagLinks, tags, type Tag, type User } from "@/db/schema";
+import { tagLinks, tags, type Tag, type User } from "@/db/schema";
 import type { ListedTagsResponse, TagResponse } from "@/lib/contracts/tags";
 import type { AuthedCtx } from "../context";
-import { resolveRights } from "../rights/resolve-rights";
+import { loadListedRows } from "../rights/listed-rows";
 import { presentTags } from "./present-tags";
 import { visibleTags } from "./tag-access";
 
@@ -16,21 +16,9 @@ import { visibleTags } from "./tag-access";
  */
 export async function listListedTags(ctx: AuthedCtx, query: { files?: number[]; folders?: number[] }): Promise<ListedTagsResponse> {
   const user = ctx.actor.user;
-  const versionIds = query.files ?? [];
-  const folderIds = query.folders ?? [];
-  const [fileRows, folderRows] = await Promise.all([
-    versionIds.length === 0
-      ? []
-      : ctx.db
-          .select({ versionId: fileVersions.id, fileId: files.id, folderId: files.folderId })
-          .from(fileVersions)
-          .innerJoin(files, eq(files.id, fileVersions.fileId))
-          .where(and(inArray(fileVersions.id, versionIds), isNull(files.deletedAt))),
-    folderIds.length === 0 ? [] : ctx.db.select({ id: folders.id }).from(folders).where(and(inArray(folders.id, folderIds), isNull(folders.deletedAt))),
-  ]);
-  const rights = await resolveRights(ctx.db, user, [...new Set([...fileRows.map((f) => f.folderId), ...folderRows.map((f) => f.id)])]);
-  const seenFiles = fileRows.filter((f) => rights.get(f.folderId)?.read);
-  const seenFolders = folderRows.filter((f) => rights.get(f.id)?.browse);
+  const listed = await loadListedRows(ctx, query);
+  const seenFiles = listed.files;
+  const seenFolders = listed.folders.filter((f) => f.rights?.browse);
   const [fileTags, folderTags] = await Promise.all([
     loadElementTags(ctx.db, user, "file", seenFiles.map((f) => f.fileId)),
     loadElementTags(ctx.db, user, "folder", seenFolders.map((f) => f.id)),
