@@ -194,7 +194,9 @@ describe("GET /ulink/key/(key)", () => {
     expect(publicUlinkResponse.strict().parse(res.body)).toMatchObject({ key: link.key, name: "Drop here", is_valid: true, password_required: true, code_required: false });
     expect(res.text).not.toContain(file.name);
     expect(res.text).not.toContain(folder.name);
-    expect(res.text).not.toContain(String(folder.id));
+    // No field carries the folder's id (a substring test would match digits of the key or a date).
+    expect(Object.values(res.body as Record<string, unknown>)).not.toContain(folder.id);
+    expect(Object.values(res.body as Record<string, unknown>)).not.toContain(String(folder.id));
   });
 
   it("refuses unknown (404) and expired (410) keys; only GET is allowed", async () => {
