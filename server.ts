@@ -105,6 +105,11 @@ async function main() {
       else res.destroy();
     });
   });
+  // Idle keep-alive connections live past a client's or a proxy's own reuse window (nginx and most
+  // balancers keep theirs 60 s): with Node's 5 s, a request sent as the server closed the socket
+  // reached a dead connection (ECONNRESET on the client, seen in the OAuth2 journey).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   server.listen(port, host, () => console.log(`[coffre] listening on http://${host ?? "localhost"}:${port}`));
 
   // Stop accepting, let requests under way finish (30 s at most), then leave.
