@@ -7,7 +7,7 @@ import { getDb } from "@/db";
 import { jobs } from "@/db/schema";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { LANES } from "@/lib/server/jobs/lanes";
-import { registerJobHandler } from "@/lib/server/jobs/registry";
+import { handlerFor, registerJobHandler } from "@/lib/server/jobs/registry";
 import { createJobWorker, startWorker, stopWorker, type JobWorker } from "@/lib/server/jobs/worker";
 import { createAdmin, createTestUser, unique } from "../../helpers/factories";
 import { call } from "../../helpers/http";
@@ -125,7 +125,9 @@ describe("the job queue's lanes", () => {
     expect(listed.body.objects).toMatchObject([{ id: waiting.id, status: "failed", attempts: 2, last_error: "the SMTP server said 451" }]);
   });
 
-  it("keeps mail and password resets apart from previews and text extraction", () => {
+  it("keeps mail and password resets apart from previews and text extraction", async () => {
+    // A kind renamed in the registry would silently fall into the lane of the rest.
+    for (const kind of LANES.flatMap((lane) => lane.kinds ?? [])) expect(await handlerFor(kind), kind).toBeTypeOf("function");
     const laneOf = (kind: string) => LANES.find((lane) => lane.kinds?.includes(kind))?.name ?? "other";
     expect(["mail.send", "account.password-reset"].map(laneOf)).toEqual(["mail", "mail"]);
     expect(laneOf("previews.make")).toBe("previews");
