@@ -141,7 +141,7 @@ export async function runSandboxed(tool: ToolName, args: string[], workDir: stri
   });
 }
 
-const OUT_OF_MEMORY = /bad_alloc|cannot allocate|out of memory|malloc of size \d+ failed|Cannot allocate memory/i;
+const OUT_OF_MEMORY = /bad_alloc|cannot allocate|out of memory|malloc of size \d+ failed/i;
 const SAMPLE_MS = 200;
 
 /**
