@@ -1,6 +1,7 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { getDb, rows, type Db } from "@/db";
+import { kindsNamedBesides, lanesFromEnv, type Lane } from "./lanes";
 import { handlerFor } from "./registry";
 import { startScheduler, stopScheduler } from "./scheduler";
 
@@ -8,19 +9,46 @@ type ClaimedJob = { id: number; kind: string; payload: Record<string, unknown>; 
 
 const POLL_MS = 1000;
 const BATCH = 5;
+/** A process that died leaves its jobs running; their claim (5 minutes) lapses and they are due again. */
+const RECLAIM_EVERY_MS = 30_000;
 
-/** Claims due jobs with FOR UPDATE SKIP LOCKED and runs them; returns how many ran. */
-export async function runDueJobs(db: Db, kinds?: string[]): Promise<number> {
+/** Jobs whose claim has lapsed (their worker died) are queued again; their attempt counts. */
+async function releaseAbandonedJobs(db: Db): Promise<void> {
   await db.execute(sql`UPDATE jobs SET status = 'pending' WHERE status = 'running' AND locked_until < now()`);
-  const kindFilter = kinds ? sql`AND kind IN (${sql.join(kinds.map((k) => sql`${k}`), sql`, `)})` : sql``;
-  const claimed = rows<ClaimedJob>(
+}
+
+/**
+ * Claims up to `limit` due jobs that pass `filter`, the longest due first. FOR UPDATE SKIP
+ * LOCKED: processes polling the same database never claim the same job, nor wait for each other.
+ */
+async function claimJobs(db: Db, filter: SQL, limit: number): Promise<ClaimedJob[]> {
+  return rows<ClaimedJob>(
     await db.execute(sql`
       UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = now() + interval '5 minutes'
       WHERE id IN (
-        SELECT id FROM jobs WHERE status = 'pending' AND run_at <= now() ${kindFilter}
-        ORDER BY run_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
+        SELECT id FROM jobs WHERE status = 'pending' AND run_at <= now() ${filter}
+        ORDER BY run_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
       RETURNING id, kind, payload, attempts, max_attempts`),
   );
+}
+
+const list = (kinds: readonly string[]) => sql.join(kinds.map((kind) => sql`${kind}`), sql`, `);
+const ofKinds = (kinds: readonly string[]) => (kinds.length > 0 ? sql`AND kind IN (${list(kinds)})` : sql`AND false`);
+
+/** A lane's jobs: its kinds, or for the lane of the rest every kind no other lane names. */
+function laneFilter(lanes: readonly Lane[], lane: Lane): SQL {
+  if (lane.kinds) return ofKinds(lane.kinds);
+  const named = kindsNamedBesides(lanes, lane);
+  return named.length > 0 ? sql`AND kind NOT IN (${list(named)})` : sql``;
+}
+
+/**
+ * Claims due jobs (of `kinds`) and runs them one after another; returns how many ran. Tests and
+ * tools call it; the server's worker runs the lanes instead.
+ */
+export async function runDueJobs(db: Db, kinds?: string[]): Promise<number> {
+  await releaseAbandonedJobs(db);
+  const claimed = await claimJobs(db, kinds ? ofKinds(kinds) : sql``, BATCH);
   for (const job of claimed) await runOne(db, job);
   return claimed.length;
 }
@@ -44,30 +72,104 @@ async function runOne(db: Db, job: ClaimedJob) {
   }
 }
 
-const state = globalThis as unknown as { __coffreWorker?: NodeJS.Timeout };
+export type JobWorker = {
+  start: () => void;
+  /** Stops claiming; resolves once the jobs it runs have finished. */
+  stop: () => Promise<void>;
+};
 
-/** Polls the queue in this process; several processes may poll the same database safely. */
+const report = (error: unknown) => {
+  if (process.env.NODE_ENV !== "test") console.error("[coffre] job worker:", error instanceof Error ? error.message : error);
+};
+
+/**
+ * A worker that runs each lane apart (lanes.ts): every lane claims its own jobs, up to its
+ * concurrency, and claims again as soon as one of them ends, so a lane busy with a slow
+ * conversion never holds a mail. Several processes may run workers on one database (SKIP
+ * LOCKED); a lane's concurrency is per process.
+ */
+export function createJobWorker(options: { lanes: readonly Lane[]; pollMs?: number; db?: () => Promise<Db> }): JobWorker {
+  const open = options.db ?? getDb;
+  const running = new Set<Promise<void>>();
+  const lanes = options.lanes.filter((lane) => lane.concurrency > 0).map((lane) => ({ lane, filter: laneFilter(options.lanes, lane), active: 0, filling: null as Promise<void> | null }));
+  let timer: NodeJS.Timeout | undefined;
+  let reclaimedAt = 0;
+
+  // One claim loop per lane at a time: it claims until the lane is full or nothing is due.
+  const fill = (lane: (typeof lanes)[number]): Promise<void> => {
+    if (!timer) return Promise.resolve();
+    lane.filling ??= claimFor(lane).finally(() => {
+      lane.filling = null;
+    });
+    return lane.filling;
+  };
+
+  const claimFor = async (lane: (typeof lanes)[number]) => {
+    try {
+      const db = await open();
+      while (timer && lane.active < lane.lane.concurrency) {
+        const claimed = await claimJobs(db, lane.filter, lane.lane.concurrency - lane.active);
+        if (claimed.length === 0) break;
+        for (const job of claimed) {
+          lane.active++;
+          const run: Promise<void> = runOne(db, job)
+            .catch(report)
+            .finally(() => {
+              lane.active--;
+              running.delete(run);
+              void fill(lane);
+            });
+          running.add(run);
+        }
+      }
+    } catch (error) {
+      report(error);
+    }
+  };
+
+  const tick = async () => {
+    try {
+      if (Date.now() - reclaimedAt >= RECLAIM_EVERY_MS) {
+        reclaimedAt = Date.now();
+        await releaseAbandonedJobs(await open());
+      }
+    } catch (error) {
+      report(error);
+    }
+    await Promise.all(lanes.map(fill));
+  };
+
+  return {
+    start() {
+      if (timer) return;
+      timer = setInterval(() => void tick(), options.pollMs ?? POLL_MS);
+      timer.unref();
+      void tick();
+    },
+    async stop() {
+      clearInterval(timer);
+      timer = undefined;
+      await Promise.allSettled(lanes.map((lane) => lane.filling));
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+
+const state = globalThis as unknown as { __coffreWorker?: JobWorker };
+
+/** The process's worker, with the lanes JOBS_CONCURRENCY sets, and the periodic jobs' scheduler. */
 export function startWorker() {
   if (state.__coffreWorker) return;
-  let busy = false;
-  state.__coffreWorker = setInterval(async () => {
-    if (busy) return;
-    busy = true;
-    try {
-      const db = await getDb();
-      while ((await runDueJobs(db)) === BATCH);
-    } catch (error) {
-      if (process.env.NODE_ENV !== "test") console.error("[coffre] job worker:", (error as Error).message);
-    } finally {
-      busy = false;
-    }
-  }, POLL_MS);
-  state.__coffreWorker.unref();
+  const { lanes, problems } = lanesFromEnv();
+  for (const problem of problems) console.warn(`[coffre] ${problem}; the default is kept`);
+  state.__coffreWorker = createJobWorker({ lanes });
+  state.__coffreWorker.start();
   startScheduler();
 }
 
-export function stopWorker() {
+export async function stopWorker(): Promise<void> {
   stopScheduler();
-  if (state.__coffreWorker) clearInterval(state.__coffreWorker);
+  const worker = state.__coffreWorker;
   state.__coffreWorker = undefined;
+  await worker?.stop();
 }

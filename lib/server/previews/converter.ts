@@ -39,14 +39,27 @@ export const isInstalled = (tool: ToolName) => {
 };
 
 export type SandboxLimits = {
-  /** Killed past this (PREVIEW_TIMEOUT_MS scales every limit's default). */
+  /** Killed past this (PREVIEW_TIMEOUT_MS sets every step's). */
   timeoutMs: number;
   /** No file it writes may grow past this (RLIMIT_FSIZE). */
   maxOutputBytes: number;
+  /** No process of it may map more than this (RLIMIT_AS); PREVIEW_MEMORY_MB sets every tool's, 1 GiB when neither does. */
+  memoryBytes?: number;
 };
 
 /** The default time a conversion may take; PREVIEW_TIMEOUT_MS sets it. */
 export const defaultTimeoutMs = (fallback: number) => Number(process.env.PREVIEW_TIMEOUT_MS ?? fallback);
+
+/**
+ * The memory ceiling of a converter's processes, each (RLIMIT_AS: the address space, which is
+ * what a process can be refused, where resident memory can only be watched). A one-page document
+ * converts within 400 MB; a 357 KB docx that unzips to 100 MB of paragraphs held 2.7 GB of
+ * LibreOffice for two minutes. PREVIEW_MEMORY_MB sets it for every tool.
+ */
+export const defaultMemoryBytes = (fallbackMb: number) => {
+  const mb = Number(process.env.PREVIEW_MEMORY_MB);
+  return (Number.isFinite(mb) && mb > 0 ? mb : fallbackMb) * 1024 * 1024;
+};
 
 /**
  * Runs a converter on files of a work folder of its own, in a bubblewrap sandbox: no network
@@ -54,12 +67,14 @@ export const defaultTimeoutMs = (fallback: number) => Number(process.env.PREVIEW
  * settings (read-only), an empty /tmp and the work folder (at /work, its only writable place),
  * so it never sees the data folder beyond the input it was given (bound read-only); other namespaces (processes,
  * IPC, users) of its own, a new session, and death with its parent. Bounded in time (the whole
- * process group is killed) and in the size of what it writes. Resolves with its output, or
- * rejects saying why it stopped.
+ * process group is killed), in the size of what it writes and in memory (each of its processes is
+ * refused memory past the ceiling, and stops). Resolves with its output, or rejects saying why it
+ * stopped.
  */
 export async function runSandboxed(tool: ToolName, args: string[], workDir: string, limits: SandboxLimits, inputs: { source: string; target: string }[] = []): Promise<string> {
   if (!isInstalled("bubblewrap")) throw new MissingTool("bubblewrap");
   if (!isInstalled(tool)) throw new MissingTool(tool);
+  const memoryBytes = Math.max(64 * 1024 * 1024, Math.floor(limits.memoryBytes ?? defaultMemoryBytes(1024)));
   const sandbox = [
     "--unshare-all",
     "--die-with-parent",
@@ -81,13 +96,17 @@ export async function runSandboxed(tool: ToolName, args: string[], workDir: stri
     "--setenv", "HOME", "/work",
     "--setenv", "PATH", "/usr/bin:/bin",
     "--setenv", "LANG", "C.UTF-8",
+    // glibc reserves 64 MB of address space per thread arena: a threaded encoder would spend its
+    // ceiling on reservations rather than on memory it uses.
+    "--setenv", "MALLOC_ARENA_MAX", "2",
     "--",
-    "/usr/bin/prlimit", `--fsize=${Math.max(1, Math.floor(limits.maxOutputBytes))}`, "--",
+    "/usr/bin/prlimit", `--fsize=${Math.max(1, Math.floor(limits.maxOutputBytes))}`, `--as=${memoryBytes}`, "--",
     TOOLS[tool](),
     ...args,
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(TOOLS.bubblewrap(), sandbox, { stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const memory = watchPeakMemory(child.pid);
     let output = "";
     const keep = (chunk: Buffer) => {
       if (output.length < 20_000) output += chunk.toString();
@@ -103,17 +122,62 @@ export async function runSandboxed(tool: ToolName, args: string[], workDir: stri
     }, limits.timeoutMs);
     child.on("error", (error) => {
       clearTimeout(timer);
+      memory.stop();
       reject(error);
     });
     child.on("close", (code, signal) => {
       clearTimeout(timer);
+      const peak = memory.stop();
       if (timedOut) return reject(new Error(`${tool} took longer than ${Math.round(limits.timeoutMs / 1000)} s and was stopped`));
       if (code === 0) return resolve(output);
       const tooLarge = signal === "SIGXFSZ" || code === 153 || /File size limit exceeded/i.test(output);
       if (tooLarge) return reject(new Error(`${tool} wrote more than ${limits.maxOutputBytes} bytes and was stopped`));
+      // Refused memory, a tool aborts, crashes or gives up: it failed near its ceiling, or said so.
+      if (peak >= memoryBytes * 0.85 || OUT_OF_MEMORY.test(output)) {
+        return reject(new Error(`${tool} needed more than its memory ceiling of ${Math.round(memoryBytes / 1024 / 1024)} MB and was stopped`));
+      }
       reject(new Error(`${tool} failed (${signal ?? `exit ${code}`}): ${output.trim().split("\n").slice(-3).join(" ").slice(0, 300)}`));
     });
   });
+}
+
+const OUT_OF_MEMORY = /bad_alloc|cannot allocate|out of memory|malloc of size \d+ failed/i;
+const SAMPLE_MS = 200;
+
+/**
+ * Samples the highest address space (VmPeak) any process of the sandbox has reached, so that a
+ * tool stopped by its ceiling can be told from one that failed on its own: the kernel only
+ * refuses the allocation, and the tool then aborts in its own way. Reads /proc (the sandbox's
+ * processes are visible from outside its namespace); where the kernel does not list children,
+ * it reports 0 and the output alone decides.
+ */
+function watchPeakMemory(rootPid: number | undefined): { stop: () => number } {
+  let peak = 0;
+  let stopped = false;
+  const sample = async () => {
+    if (stopped || !rootPid) return;
+    for (const pid of await treeOf(rootPid)) {
+      const status = await fs.readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+      const kb = Number(/^VmPeak:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+      peak = Math.max(peak, kb * 1024);
+    }
+  };
+  const timer = setInterval(() => void sample().catch(() => {}), SAMPLE_MS);
+  timer.unref();
+  return {
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
+async function treeOf(pid: number): Promise<number[]> {
+  const tasks = await fs.readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+  const children = await Promise.all(tasks.map((tid) => fs.readFile(`/proc/${pid}/task/${tid}/children`, "utf8").catch(() => "")));
+  const direct = children.flatMap((line) => line.split(" ").filter(Boolean).map(Number));
+  return [pid, ...(await Promise.all(direct.map(treeOf))).flat()];
 }
 
 /** A work folder for one conversion, outside the data folder, removed whatever happens. */

@@ -4,13 +4,19 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { StoredBlob } from "@/lib/storage/blob-store";
-import { defaultTimeoutMs, runSandboxed, withWorkDir } from "./converter";
+import { defaultMemoryBytes, defaultTimeoutMs, runSandboxed, withWorkDir } from "./converter";
 import { inputFor } from "./converted-input";
 
 /** Office documents past this size get no preview (PREVIEW_OFFICE_MAX_BYTES). */
 export const maxOfficeBytes = () => Number(process.env.PREVIEW_OFFICE_MAX_BYTES ?? 100 * 1024 * 1024);
 /** The PDF LibreOffice writes may not grow past this. */
 const MAX_PDF_OUTPUT = 200 * 1024 * 1024;
+/**
+ * A conversion's limits. Ordinary documents convert in seconds within a few hundred MB; past a
+ * minute or 1 GiB the document is a bomb (or too large to preview), and the previews lane of the
+ * job queue (lib/server/jobs/lanes.ts) is free again.
+ */
+const officeLimits = () => ({ timeoutMs: defaultTimeoutMs(60_000), maxOutputBytes: MAX_PDF_OUTPUT, memoryBytes: defaultMemoryBytes(1024) });
 
 /**
  * An office document (docx, xlsx, pptx, odt, ods, odp, ...) converted to PDF by LibreOffice
@@ -25,7 +31,7 @@ export async function officeToPdf(blobId: string, size: number, fileName: string
       "LibreOffice",
       ["--headless", "--norestore", "--nolockcheck", "--nodefault", "--nofirststartwizard", "-env:UserInstallation=file:///work/profile", "--convert-to", "pdf", "--outdir", "/work/out", input.path],
       dir,
-      { timeoutMs: defaultTimeoutMs(120_000), maxOutputBytes: MAX_PDF_OUTPUT },
+      officeLimits(),
       input.binds,
     );
     const pdf = path.join(dir, "out", `${path.basename(input.path).replace(/\.[^.]+$/, "")}.pdf`);

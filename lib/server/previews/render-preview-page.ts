@@ -8,7 +8,7 @@ import { findRendition } from "./find-rendition";
 import { getPreviewAccessOrThrow } from "./preview-access";
 import { renditionPages } from "./serve-rendition";
 
-/** A text preview shows the beginning of the file only. */
+/** A text preview shows the beginning of the file only (to callers who may have the original; others see its first screen, text-rendition.ts). */
 export const TEXT_PREVIEW_BYTES = 256 * 1024;
 
 /**
@@ -31,7 +31,8 @@ p{text-align:center}a{color:#1d4ed8}
 /**
  * GET /preview/(fileId): an HTML page for an iframe showing one version (read right; by session
  * or preview token): an image, a PDF's pages, a player for audio and video, the beginning of a
- * text file, or a download link for other formats. Records a preview event.
+ * text file (a picture of its first screen for callers without the original), or a download
+ * link for other formats. Records a preview event.
  *
  * Every frame of content in it is sandboxed. A PDF is therefore shown as rendered pages (no
  * browser shows a PDF inside a sandboxed frame), with a link opening the original in the
@@ -44,7 +45,7 @@ export async function renderPreviewPage(ctx: Ctx, versionId: number, token: stri
   // An office document shows the pages of the PDF its previews job made, when there is one.
   const officePdf = kind === "office" && (await findRendition(ctx.db, version)) !== null;
   // The elements of the page load the content with a preview token, the caller's or a new one.
-  const needsContentUrl = officePdf || (kind !== "text" && kind !== "office" && kind !== "other" && (access.originals || kind === "image" || kind === "pdf"));
+  const needsContentUrl = officePdf || (kind !== "office" && kind !== "other" && (access.originals ? kind !== "text" : kind === "image" || kind === "pdf" || kind === "text"));
   const contentToken = needsContentUrl ? (access.token ?? (await createFileToken({ ...ctx, actor: ctx.actor! }, version.id, "preview")).token) : null;
   const contentUrl = contentToken ? `/api/preview/${version.id}/content?token=${encodeURIComponent(contentToken)}` : "";
   const shown = { name: file.name, versionId: version.id, contentUrl, blobId: version.blobId, size: version.size };
@@ -88,13 +89,17 @@ async function bodyFor(kind: ContentKind, shown: Shown, pages: number): Promise<
   }
 }
 
-/** A preview-only link: images and PDF pages as renditions, text as text, nothing else. */
+/**
+ * Without the original (a preview-only or single-download link, a reader without the download
+ * right): images and PDF pages as renditions, a text as a picture of its first screen (never its
+ * characters: the page would hand them out on every visit), nothing else.
+ */
 async function renditionBodyFor(kind: ContentKind, shown: Shown, pages: number): Promise<string> {
   const name = escapeHtml(shown.name);
   const src = escapeHtml(shown.contentUrl);
   if (kind === "image") return `<img src="${src}" alt="${name}">`;
   if (kind === "pdf") return pdfPages(shown, pages, "");
-  if (kind === "text") return bodyFor(kind, shown, pages);
+  if (kind === "text") return pdfPages(shown, 1, "");
   return `<p>${name}<br>No preview of this format.</p>`;
 }
 

@@ -8,6 +8,7 @@ import { AppError } from "../errors";
 import { findRendition } from "./find-rendition";
 import { contentKind } from "./formats";
 import { renderPage, withPdf } from "./pdf-document";
+import { renderTextScreen } from "./text-rendition";
 
 /** The longer side of a rendition: enough to read a page or look at a photo, never the original. */
 const RENDITION_SIDE = 1600;
@@ -23,8 +24,9 @@ export const MAX_RENDITION_INPUT_BYTES = 200 * 1024 * 1024;
 /**
  * What a caller without the right to the original sees instead of the file (a preview-only or
  * single-download link, a user with read but not download): images re-encoded at most 1600 px
- * (WebP, with the same pixel limit as thumbnails), PDF pages rendered one by one to PNG. The
- * original bytes never leave by this route; other formats have no rendition (403).
+ * (WebP, with the same pixel limit as thumbnails), PDF pages rendered one by one to PNG, a
+ * text's first screen as a PNG picture (text-rendition.ts). The original bytes never leave by
+ * this route; other formats have no rendition (403).
  *
  * A rendition is bounded in size, so it is made whole before the first byte goes out: content
  * that cannot be decoded (damaged, or not what its type says) is a clean 415 with the contract's
@@ -46,6 +48,13 @@ export async function serveRendition(file: FileRow, version: FileVersion, page: 
       return renderPage(doc, page, RENDITION_SIDE);
     }).catch((error: unknown) => {
       throw error instanceof AppError ? error : unrenderable(error);
+    });
+    return new Response(new Uint8Array(png), { headers: { ...HEADERS, "Content-Type": "image/png", "Content-Length": String(png.length) } });
+  }
+  if (kind === "text") {
+    if (page > 1) throw new AppError("not_found", "The preview of a text is its first screen only");
+    const png = await renderTextScreen(version.blobId, version.size).catch((error: unknown) => {
+      throw unrenderable(error);
     });
     return new Response(new Uint8Array(png), { headers: { ...HEADERS, "Content-Type": "image/png", "Content-Length": String(png.length) } });
   }

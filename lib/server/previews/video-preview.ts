@@ -4,7 +4,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { StoredBlob } from "@/lib/storage/blob-store";
-import { defaultTimeoutMs, runSandboxed, withWorkDir } from "./converter";
+import { defaultMemoryBytes, defaultTimeoutMs, runSandboxed, withWorkDir } from "./converter";
 import { inputFor } from "./converted-input";
 
 /** Videos past this size get a poster but no web rendition (PREVIEW_VIDEO_MAX_BYTES). */
@@ -26,9 +26,10 @@ type Probe = { format?: { format_name?: string; duration?: string }; streams?: {
 export async function videoPreview(blobId: string, size: number, fileName: string): Promise<{ poster: Buffer; rendition: StoredBlob | null }> {
   return withWorkDir(async (dir) => {
     const input = await inputFor(blobId, fileName, dir);
-    const limits = { timeoutMs: defaultTimeoutMs(60_000), maxOutputBytes: MAX_POSTER_OUTPUT };
+    // Probing reads headers and taking a frame decodes one: seconds and a few hundred MB each.
+    const limits = { timeoutMs: defaultTimeoutMs(30_000), maxOutputBytes: MAX_POSTER_OUTPUT, memoryBytes: defaultMemoryBytes(1024) };
     const probe = JSON.parse(
-      (await runSandboxed("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name:format=format_name,duration", "-of", "json", input.path], dir, limits, input.binds)) || "{}",
+      (await runSandboxed("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_name:format=format_name,duration", "-of", "json", input.path], dir, { ...limits, memoryBytes: defaultMemoryBytes(512) }, input.binds)) || "{}",
     ) as Probe;
     const streams = probe.streams ?? [];
     const video = streams.find((s) => s.codec_type === "video");
@@ -47,8 +48,9 @@ export async function videoPreview(blobId: string, size: number, fileName: strin
       "ffmpeg",
       ["-nostdin", "-hide_banner", "-loglevel", "error", "-i", input.path, "-map", "0:v:0", "-map", "0:a:0?", "-c:v", "libx264", "-preset", "veryfast", "-crf", "28", "-pix_fmt", "yuv420p", "-vf", "scale='min(1280,iw)':-2", "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", "-y", "/work/web.mp4"],
       dir,
-      // Under the job queue's 5-minute claim, so that no second worker starts the same transcoding.
-      { timeoutMs: defaultTimeoutMs(4 * 60_000), maxOutputBytes: MAX_RENDITION_OUTPUT },
+      // Under the job queue's 5-minute claim, so that no second worker starts the same transcoding;
+      // the encoder's threads and frames need more room than one decoded frame.
+      { timeoutMs: defaultTimeoutMs(4 * 60_000), maxOutputBytes: MAX_RENDITION_OUTPUT, memoryBytes: defaultMemoryBytes(2048) },
       input.binds,
     );
     return { poster, rendition: await getBlobStore().put(createReadStream(path.join(dir, "web.mp4"))) };

@@ -2,10 +2,38 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { ZipFile } from "yazl";
 
 /** A one-page Word document (Office Open XML) whose body is `text`, built by hand. */
 export async function makeDocx(text: string): Promise<Buffer> {
+  const escaped = text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]!);
+  return docxOf(documentXml(`<w:p><w:r><w:t>${escaped}</w:t></w:r></w:p>`));
+}
+
+/**
+ * A zip bomb of a Word document: `megabytes` of identical paragraphs (1.4 million for 100 MB),
+ * which deflate squeezes into about 357 KB, the size of the document that held LibreOffice at
+ * 2.7 GB for two minutes. Streamed, so the test never holds the unpacked XML.
+ */
+export async function makeZipBombDocx(megabytes = 100): Promise<Buffer> {
+  const paragraphs = Buffer.from(`<w:p><w:r><w:t>${"a".repeat(64)}</w:t></w:r></w:p>`.repeat(1000));
+  const total = megabytes * 1024 * 1024;
+  const [head, tail] = documentXml("|").toString().split("|");
+  const body = Readable.from(
+    (function* () {
+      yield Buffer.from(head);
+      for (let sent = 0; sent < total; sent += paragraphs.length) yield paragraphs;
+      yield Buffer.from(tail);
+    })(),
+  );
+  return docxOf(body);
+}
+
+const documentXml = (paragraphs: string) =>
+  Buffer.from(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paragraphs}</w:body></w:document>`);
+
+async function docxOf(document: Buffer | Readable): Promise<Buffer> {
   const zip = new ZipFile();
   const xml = (s: string) => Buffer.from(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n${s}`);
   zip.addBuffer(
@@ -20,8 +48,8 @@ export async function makeDocx(text: string): Promise<Buffer> {
     ),
     "_rels/.rels",
   );
-  const escaped = text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]!);
-  zip.addBuffer(xml(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>${escaped}</w:t></w:r></w:p></w:body></w:document>`), "word/document.xml");
+  if (Buffer.isBuffer(document)) zip.addBuffer(document, "word/document.xml");
+  else zip.addReadStream(document, "word/document.xml");
   zip.end();
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);

@@ -18,7 +18,7 @@ import { createTestUser } from "../../helpers/factories";
 import { allRightsBut, createFolder, grantRight } from "../../helpers/files";
 import { call, expectError } from "../../helpers/http";
 import { expectAuthRequired } from "../../helpers/security";
-import { makeDocx, makeVideo } from "./converter-fixtures";
+import { makeDocx, makeVideo, makeZipBombDocx } from "./converter-fixtures";
 import { callBytes, magic, uploadBytes } from "./fixtures";
 
 beforeAll(async () => {
@@ -101,6 +101,23 @@ describe.skipIf(!hasOffice)("office previews (LibreOffice)", () => {
     const row = await previewRow(version.id);
     expect(row.state).toBe("failed");
     expect(row.error).toMatch(/LibreOffice|PDF/);
+    expectError(await call(renditionRoute.GET, { params: { fileId: String(version.id) }, token: owner.token }), 404, "not_found");
+  });
+});
+
+// Without LibreOffice the title says what to install (the sandbox's own test below runs anyway).
+describe.skipIf(!hasOffice)(hasOffice ? "the converters' memory ceiling" : "the converters' memory ceiling (skipped: apt-get install libreoffice-writer bubblewrap)", () => {
+  // Issue 25, finding 10: 357 KB that unzip to 100 MB of paragraphs held LibreOffice at 2.7 GB for
+  // the whole two minutes it was given.
+  it("stops a zip-bomb docx at its memory ceiling: the preview fails saying so", { timeout: 300_000 }, async () => {
+    const { owner, folder } = await scene();
+    const bomb = await makeZipBombDocx();
+    expect(bomb.length).toBeLessThan(400 * 1024);
+    const { version } = await uploadBytes(owner, folder.id, "bomb.docx", bomb, DOCX);
+    // Only the ceiling may stop it here: the time limit is far beyond what it takes to reach it.
+    await withEnv({ PREVIEW_TIMEOUT_MS: "240000" }, async () => makePreview(await getDb(), version.id));
+    const row = await previewRow(version.id);
+    expect(row).toMatchObject({ state: "failed", error: "LibreOffice needed more than its memory ceiling of 1024 MB and was stopped" });
     expectError(await call(renditionRoute.GET, { params: { fileId: String(version.id) }, token: owner.token }), 404, "not_found");
   });
 });
@@ -202,5 +219,14 @@ describe.skipIf(!isInstalled("bubblewrap"))("the converter sandbox", () => {
     await expect(bash("sleep 20", { timeoutMs: 300, maxOutputBytes: 1000 })).rejects.toThrow(/took longer than/);
     expect(Date.now() - started).toBeLessThan(10_000);
     await expect(bash("head -c 5000000 /dev/zero > /work/big", { timeoutMs: 10_000, maxOutputBytes: 1_000_000 })).rejects.toThrow(/wrote more than|File size/);
+  });
+
+  it("is refused memory past its ceiling, and says that is why it stopped", async () => {
+    const limits = { timeoutMs: 20_000, maxOutputBytes: 1_000_000_000, memoryBytes: 128 * 1024 * 1024 };
+    // 200 MB in a shell variable: bash is refused the memory and gives up.
+    const hog = "x=$(head -c 200000000 /dev/zero | tr '\\0' a); echo ${#x}";
+    await expect(bash(hog, limits)).rejects.toThrow("ffmpeg needed more than its memory ceiling of 128 MB and was stopped");
+    // Under the ceiling the same kind of work goes through.
+    expect((await bash("x=$(head -c 20000000 /dev/zero | tr '\\0' a); echo ${#x}", limits)).trim()).toBe("20000000");
   });
 });
