@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { CredentialsConfig } from "next-auth/providers/credentials";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as accountRoute from "@/app/api/account/route";
+import * as authRoute from "@/app/api/auth/route";
 import * as userRoute from "@/app/api/user/[userId]/route";
 import { getDb } from "@/db";
 import { groupMembers, groups, identityLinks, identityProviders, logs, users } from "@/db/schema";
@@ -94,6 +95,23 @@ describe("LDAP sign-in through POST /auth", () => {
     expect(await userByLogin(bob.uid)).toBeUndefined();
     const unknown = await signIn(`${slapd.prefix}nobody`, "whatever-1");
     expectError(unknown, 401, "unauthorized");
+  });
+
+  it("counts a directory login typed with spaces, in capitals or another Unicode form as one login", async () => {
+    const bob = person(1);
+    const ip = "10.88.251.7";
+    const typed = [` ${bob.uid}`, `${bob.uid}\u00a0`, bob.uid.toUpperCase(), `\t${bob.uid}\u200b`, `  ${bob.uid}  `];
+    for (const login of typed) {
+      const res = await call(authRoute.POST, { method: "POST", body: { user: login, password: "Not-bobs-password" }, headers: { "x-forwarded-for": ip } });
+      expectError(res, 401, "unauthorized");
+    }
+    const blocked = await call(authRoute.POST, { method: "POST", body: { user: bob.uid, password: bob.password }, headers: { "x-forwarded-for": ip } });
+    expectError(blocked, 429, "too_many_requests");
+    // From elsewhere, the login with spaces around it is the same directory person, and one account.
+    expect((await signIn(` ${bob.uid}\u3000`, bob.password)).status).toBe(200);
+    expect((await signIn(bob.uid, bob.password)).status).toBe(200);
+    const db = await getDb();
+    expect(await db.select({ login: users.login }).from(users).where(sql`lower(${users.login}) LIKE ${`%${bob.uid.toLowerCase()}%`}`)).toEqual([{ login: bob.uid }]);
   });
 
   it("escapes the login in the filter: wildcards and filter syntax match nobody", async () => {
