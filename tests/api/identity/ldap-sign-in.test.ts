@@ -282,6 +282,21 @@ describe("matching by email, login suffix, and TLS", () => {
     expect(bob.mail).not.toBe(tls.people[2].mail);
   });
 
+  it("never links a directory entry to an existing account by its login, logs the refusal, leaves the account as it was", async () => {
+    const alice = tls.people[0];
+    const local = await createAdmin({ login: alice.uid, email: `${tls.prefix}admin@corp.example` });
+    // Found by its address, the entry's login is an administrator's: the directory's password opens nothing.
+    expectError(await signIn(alice.mail, alice.password), 401, "unauthorized");
+    const after = await reloadUser(local.id);
+    expect(after).toMatchObject({ email: local.email, ldap: false, passwordHash: local.passwordHash, firstname: local.firstname });
+    const db = await getDb();
+    expect(await db.select().from(identityLinks).where(eq(identityLinks.userId, local.id))).toEqual([]);
+    const [refusal] = await db.select().from(logs).where(and(eq(logs.objectType, "user"), eq(logs.objectId, String(local.id)), eq(logs.type, "ADMLLOG_LOGIN_FAILED")));
+    expect(refusal.message).toMatch(/^Refused to link .+ \(ldap\): a matching login is not proof of the same person$/);
+    // The account's own password still opens it.
+    expect((await signIn(alice.uid, PASSWORD)).status).toBe(200);
+  });
+
   it("strips the login suffix and signs in over StartTLS", async () => {
     await createProvider(admin.token, ldapBody(tls, { suffix: "corp.example", starttls: true, ca: tls.caPem }));
     const carol = tls.people[2];
