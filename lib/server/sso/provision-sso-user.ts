@@ -4,8 +4,10 @@ import type { DbOrTx } from "@/db";
 import { identityLinks, users, type User } from "@/db/schema";
 import { MATCHING } from "@/lib/contracts/identity-providers";
 import { writeLog } from "../audit/write-log";
+import { accountRefusal, refusalReason } from "../auth/account-state";
 import { normalizeLogin } from "../auth/login-name";
 import type { Ctx } from "../context";
+import { AppError } from "../errors";
 import { createPrivateSpace } from "../folders/create-private-space";
 import { describeLinkRefusal, type LinkEvidence, type LinkRefusal, linkIdentity, linkRefusal, logLinkRefused } from "../identity/account-linking";
 import { ssoFailure } from "./sso-failure";
@@ -61,6 +63,9 @@ export async function provisionSsoUser(ctx: Ctx, provider: SsoProvider, identity
 
     const candidate = await findCandidate(tx, provider, identity);
     if (candidate) {
+      // An account that may not sign in now is not linked for later either; the person is told why.
+      const state = accountRefusal(candidate.user);
+      if (state) throw new AppError("unauthorized", state, { reason: refusalReason(candidate.user) });
       const refusal = await linkRefusal(tx, candidate.user, candidate.evidence, { providerId: provider.id, externalId: identity.subject });
       if (refusal) return { refused: { user: candidate.user, refusal } };
       await linkIdentity(tx, provider, candidate.user, identity.subject, candidate.evidence, who);

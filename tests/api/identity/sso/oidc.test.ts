@@ -203,6 +203,9 @@ describe("OpenID Connect sign-in", () => {
     expectRefused(await signInThrough(new TestBrowser(), provider.id, { login: account({ email: inactive.email }).login }), "account_inactive");
     const db = await getDb();
     expect(await db.select().from(sessions).where(eq(sessions.userId, inactive.id))).toHaveLength(1); // only the factory's token
+    // Not linked for later either, nor mailed.
+    expect(await db.select().from(identityLinks).where(eq(identityLinks.userId, inactive.id))).toEqual([]);
+    expect(await mailsTo(inactive.email)).toEqual([]);
 
     const blocked = await createTestUser({ email: `${unique("bl")}@corp.example`, passwordHash: null });
     await db.insert(connectionOptions).values({ targetId: blocked.id, oauthBlocked: 1 });

@@ -9,7 +9,7 @@ import { createAdmin, createTestUser, reloadUser, unique } from "../../../helper
 import { call, expectError } from "../../../helpers/http";
 import { startSimpleSamlPhp, type SamlTestSp, type SamlTestUser, type SimpleSamlPhp } from "../../../helpers/simplesamlphp";
 import { APP, TestBrowser, type Step } from "./browser";
-import { appStep, createSsoProvider, expectRefused, lastLogFor, linkOf, logsFor, mailsTo, sessionUserOf, signInThrough, urlsOf } from "./helpers";
+import { appStep, connectThrough, createSsoProvider, expectRefused, lastLogFor, linkOf, logsFor, mailsTo, sessionUserOf, signInThrough, urlsOf } from "./helpers";
 
 // SAML 2.0 sign-in against a real identity provider (SimpleSAMLphp from Debian, served by PHP):
 // SP metadata, AuthnRequest, signed assertions, expiry, replays, IdP-initiated sign-in.
@@ -29,6 +29,7 @@ let matched: SamlTestUser;
 let dave: SamlTestUser;
 let erin: SamlTestUser;
 let guarded: SamlTestUser;
+let connector: SamlTestUser;
 let guardedEmail: string;
 
 /** A saml2 provider, registered at the IdP as a service provider with these options. */
@@ -56,7 +57,8 @@ beforeAll(async () => {
   erin = person();
   guardedEmail = `${unique("guarded")}@corp.example`;
   guarded = person({ mail: [guardedEmail] });
-  people.push(alice, bob, carol, matched, dave, erin, guarded);
+  connector = person();
+  people.push(alice, bob, carol, matched, dave, erin, guarded, connector);
   idp = await startSimpleSamlPhp({ users: people });
   main = await samlProvider({ matching: MATCHING.email });
   // Assertions born 90 s out of date: what a captured assertion looks like when it is used later.
@@ -153,6 +155,21 @@ describe("SAML 2.0 sign-in", () => {
     expect(await sessionUserOf(refused)).toBeNull();
     expect(await reloadUser(admin.id)).toMatchObject({ email: guardedEmail });
     expect((await logsFor(admin.id))[0].message).toBe(`Refused to link ${verified.name} (saml2): administrator and manager accounts are linked only from inside`);
+  });
+
+  it("connects the provider from the account page: the verified assertion links the account that started, signs nobody in", async () => {
+    const user = await createTestUser();
+    const owner = connector;
+    const browser = new TestBrowser();
+    const done = await connectThrough(browser, user.token, main.id, user.password, fill(owner));
+    expect(done.location).toBe(`/account?sso_connected=${main.id}`);
+    expect(await sessionUserOf(browser)).toBeNull();
+    expect(await linkOf(main.id, owner.username)).toMatchObject({ userId: user.id });
+    expect(await mailsTo(user.email)).toHaveLength(1);
+    const signedIn = new TestBrowser();
+    await signInThrough(signedIn, main.id, fill(owner));
+    expect((await sessionUserOf(signedIn))?.user.id).toBe(user.id);
+    expect(await reloadUser(user.id)).toMatchObject({ email: user.email, login: user.login });
   });
 
   it("refuses an expired assertion", async () => {
