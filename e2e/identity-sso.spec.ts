@@ -23,6 +23,7 @@ const samlPerson = { username: "alan", password: "Campus-pass-42", attributes: {
 
 let op: OidcTestProvider;
 let idp: SimpleSamlPhp;
+let oidcId: string;
 const providerIds: string[] = [];
 
 async function createProvider(request: APIRequestContext, body: Record<string, unknown>): Promise<string> {
@@ -53,7 +54,7 @@ test.beforeAll(async ({ request }) => {
   op = await startOidcProvider({ accounts: [oidcPerson, stranger, mfaPerson] });
   idp = await startSimpleSamlPhp({ users: [samlPerson] });
   const clientSecret = randomBytes(24).toString("hex");
-  const oidcId = await createProvider(request, { type: "oidc", name: OIDC_NAME, client_id: `coffre-${suffix}`, client_secret: clientSecret, discovery: op.discoveryUrl, matching: 1 });
+  oidcId = await createProvider(request, { type: "oidc", name: OIDC_NAME, client_id: `coffre-${suffix}`, client_secret: clientSecret, discovery: op.discoveryUrl, matching: 1 });
   op.addClient({ client_id: `coffre-${suffix}`, client_secret: clientSecret, redirect_uris: [`${APP}/api/sso/${oidcId}/callback`] });
   // A provider that creates no account: a person it knows but the platform does not is refused.
   const closedId = await createProvider(request, { type: "oidc", name: CLOSED_NAME, client_id: `partner-${suffix}`, client_secret: clientSecret, discovery: op.issuer, provisioning: false });
@@ -126,14 +127,20 @@ test("a person the platform does not know is sent back to the sign-in page with 
 });
 
 test("an account with an authenticator app signs in through its provider, then gives its code", async ({ page, request }) => {
-  // A local account, matched by its address, with an authenticator app set up through the API.
+  // A local account with an authenticator app set up through the API.
   const local = await createUser(request, { email: mfaPerson.email, firstname: "Grace", lastname: "Hopper" });
   const auth = await request.post("/api/auth", { data: { user: local.login, password: local.password } });
   const headers = { Authorization: `Bearer ${(await auth.json()).token}` };
   const { secret } = await (await request.post("/api/account/mfa/otp", { headers })).json();
   const totp = (steps: number) => new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 });
   expect((await request.put("/api/account/mfa/otp", { headers, data: { code: totp(0) } })).status()).toBe(200);
+  const { id } = await (await request.get("/api/account", { headers })).json();
   await request.delete("/api/auth", { headers });
+  // With a password and a second factor it is never linked by its address (issue 25): an administrator links it.
+  const admin = await adminApi(request);
+  const linked = await request.put(`/api/user/${id}/identity`, { headers: admin.headers, data: { provider_id: oidcId, external_id: mfaPerson.login } });
+  expect(linked.status(), await linked.text()).toBe(200);
+  await admin.end();
 
   await page.goto("/login");
   await page.getByRole("link", { name: `Sign in with ${OIDC_NAME}` }).click();

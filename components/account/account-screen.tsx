@@ -5,6 +5,7 @@ import { PageHeader } from "@/components/page-header";
 import { useT } from "@/lib/i18n/provider";
 import { accountQuery } from "@/lib/queries/account";
 import { AccountApplications } from "./account-applications";
+import { AccountIdentity } from "./account-identity";
 import { AccountLanguageForm } from "./account-language-form";
 import { AccountPasswordForm } from "./account-password-form";
 import { AccountPictureForm } from "./account-picture-form";
@@ -26,6 +27,7 @@ export function AccountScreen({ passwordMinLength }: { passwordMinLength: number
         <AccountLanguageForm account={account} locked={account.ldap} />
         {!account.ldap && <AccountPasswordForm minLength={passwordMinLength} />}
         <MfaSection />
+        <AccountIdentity />
         <AccountPictureForm account={account} locked={Boolean(locked)} />
         <AccountApplications />
       </div>

@@ -45,6 +45,7 @@ const FAILURES: Record<string, MessageKey> = {
   sso_provider: "sso.error.provider",
   sso_no_account: "sso.error.noAccount",
   sso_account_conflict: "sso.error.conflict",
+  sso_account_exists: "sso.error.accountExists",
   sso_unavailable: "sso.error.unavailable",
   account_inactive: "signIn.inactive",
   account_expired: "signIn.expired",

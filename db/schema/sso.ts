@@ -1,5 +1,6 @@
 import { bigserial, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { identityProviders } from "./identity";
+import { users } from "./users";
 
 /**
  * A single sign-on under way (lib/server/sso): created when a browser is sent to the provider,
@@ -8,6 +9,8 @@ import { identityProviders } from "./identity";
  * is verified, the identity it carried until the browser completes with its one-time ticket.
  * `bindingHash` is the SHA-256 of the browser's binding cookie: a flow finishes only in the
  * browser that started it (null for an IdP-initiated SAML sign-in, which no browser started).
+ * `userId` marks a flow a signed-in person started from their account page to connect the
+ * provider to their own account: its identity is linked to that account, nobody is signed in.
  */
 export const ssoFlows = pgTable(
   "sso_flows",
@@ -26,6 +29,8 @@ export const ssoFlows = pgTable(
     bindingHash: text("binding_hash"),
     codeVerifier: text("code_verifier"),
     nonce: text("nonce"),
+    /** The account connecting this provider (lib/server/sso/start-sso-connect.ts); null for a sign-in. */
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
     /** Where the browser goes once signed in: a path of this site. */
     next: text("next").notNull().default("/"),
     /** SAML: the verified identity between the assertion and the completion. */

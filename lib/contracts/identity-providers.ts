@@ -212,6 +212,11 @@ export const saml2ProviderBody = z.object({
   purgeTime: z.coerce.number().int().min(0).max(36_500).optional(),
   /** Beyond the contract (sso): accept IdP-initiated sign-in (a response nobody asked for); refused unless true. */
   idp_initiated: boolish.optional(),
+  /**
+   * Beyond the contract (sso): this provider's email addresses are verified ones, so an address
+   * may match an existing account (issue 25); off unless true, as SAML cannot say so itself.
+   */
+  emails_verified: boolish.optional(),
 });
 
 /** Nested objects in a body become the contract's flat dotted keys. */

@@ -63,6 +63,8 @@ const OIDC: Field[] = [
 const SAML2: Field[] = [
   { key: "discovery", label: "admin.identity.discovery", hint: "admin.identity.discoverySamlHint", required: true },
   { key: "provisioning", label: "admin.identity.provisioning", kind: "bool" },
+  // Off unless the administrator knows this provider verifies addresses: only then may one match an existing account.
+  { key: "emails_verified", label: "admin.identity.emailsVerified", kind: "bool", hint: "admin.identity.emailsVerifiedHint" },
   { key: "purgeTime", label: "admin.identity.purgeTime", kind: "number" },
 ];
 
@@ -227,10 +229,17 @@ function ProviderField({ field, value, onChange, stored, invalid }: { field: Fie
   const label = t(field.label);
   if (field.kind === "bool") {
     return (
-      <label className={styles.check}>
-        <input type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
-        <span>{label}</span>
-      </label>
+      <div>
+        <label className={styles.check}>
+          <input type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-describedby={field.hint ? `${id}-hint` : undefined} />
+          <span>{label}</span>
+        </label>
+        {field.hint && (
+          <p id={`${id}-hint`} className={fieldStyles.hint}>
+            {t(field.hint)}
+          </p>
+        )}
+      </div>
     );
   }
   if (field.kind === "textarea") {

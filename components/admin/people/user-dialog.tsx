@@ -10,6 +10,7 @@ import { useT } from "@/lib/i18n/provider";
 import { useCreateUser, useUpdateUser, type AdminUser, type UserInput } from "@/lib/queries/admin-people";
 import styles from "./people.module.css";
 import { describePeopleError, ROLE_KEYS } from "./shared";
+import { UserIdentity } from "./user-identity";
 
 const GB = 1024 ** 3;
 
@@ -145,6 +146,7 @@ export function UserDialog({ user, groups, isManager, onClose, onDone }: Props) 
           </div>
         )}
       </fieldset>
+      {user && !isManager && <UserIdentity userId={user.id} />}
       {!user && (
         <div className={styles.grid}>
           <TextField

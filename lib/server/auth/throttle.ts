@@ -3,6 +3,7 @@ import { inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { loginThrottles } from "@/db/schema";
 import { AppError } from "../errors";
+import { loginKey } from "./login-name";
 
 // Failures are counted per (account, address) pair, which slows an attack on one account
 // without locking its owner out from their own address, and per address, which stops one
@@ -15,8 +16,10 @@ const RULES = {
 
 export type ThrottleScope = { namespace: string; subject: string; ip: string };
 
+// The subject is counted in its normalised form: a login typed with spaces, in capitals or in
+// another Unicode form is the same login (login-name.ts), never a fresh allowance of guesses.
 const keysOf = (s: ThrottleScope) => ({
-  pair: `${s.namespace}:pair:${s.subject.toLowerCase()}|${s.ip}`,
+  pair: `${s.namespace}:pair:${loginKey(s.subject)}|${s.ip}`,
   ip: `${s.namespace}:ip:${s.ip}`,
 });
 

@@ -6,6 +6,7 @@ import type { Ctx } from "../context";
 import { AppError } from "../errors";
 import { signInWithDirectory } from "../identity/directory-sign-in";
 import { DirectoryUnavailableError, ServiceBindError } from "../identity/ldap-client";
+import { normalizeLogin } from "./login-name";
 import { dummyHash, verifyPassword } from "./passwords";
 
 export type CredentialCheck =
@@ -45,15 +46,21 @@ async function enabledDirectories(ctx: Ctx, providerId?: number) {
  * its first sign-in.
  */
 export async function verifyCredentials(ctx: Ctx, input: { user: string; password: string }): Promise<CredentialCheck> {
+  // The login as typed (trimmed) first, so an account whose login is not in NFKC form is still
+  // found; then its normalised form, which is also what a directory is asked for (login-name.ts).
+  const typed = input.user.trim();
+  const login = normalizeLogin(input.user);
   const [local] = await ctx.db
     .select()
     .from(users)
-    .where(and(sql`lower(${users.login}) = lower(${input.user})`, isNull(users.deletedAt)))
+    .where(and(sql`lower(${users.login}) IN (lower(${typed}), lower(${login}))`, isNull(users.deletedAt)))
+    .orderBy(sql`lower(${users.login}) = lower(${typed}) DESC`)
     .limit(1);
 
   if (local && !local.ldap) {
-    const ok = await verifyPassword(local.passwordHash, input.password);
-    return ok ? { ok: true, user: local, via: "local" } : { ok: false, user: local, reason: "Wrong password" };
+    // An account without a password (single sign-on, not yet set) takes as long to refuse as any other.
+    const ok = await verifyPassword(local.passwordHash ?? (await dummyHash()), input.password);
+    return ok && local.passwordHash ? { ok: true, user: local, via: "local" } : { ok: false, user: local, reason: "Wrong password" };
   }
   const db = ctx.db;
 
@@ -73,7 +80,7 @@ export async function verifyCredentials(ctx: Ctx, input: { user: string; passwor
   for (const provider of await enabledDirectories(ctx)) {
     let result;
     try {
-      result = await ask(provider, () => signInWithDirectory(db, provider, { identifier: input.user, password: input.password }, ctx.request));
+      result = await ask(provider, () => signInWithDirectory(db, provider, { identifier: login, password: input.password }, ctx.request));
     } catch (error) {
       // Another directory may still know the person; the outage matters only if none does.
       if (error instanceof AppError && error.code === "service_unavailable") {

@@ -1,17 +1,12 @@
 import "server-only";
 import type { Db } from "@/db";
-import { accountRefusal } from "../auth/account-state";
 import { applyAsId, authenticateToken } from "../auth/authenticate";
+import { checkPasswordSignIn } from "../auth/password-sign-in";
 import { assertScope } from "../auth/scopes";
-import { assertNotThrottled, clearFailures, recordFailure } from "../auth/throttle";
-import { verifyCredentials } from "../auth/verify-credentials";
-import { writeLog } from "../audit/write-log";
 import type { Actor, RequestInfo } from "../context";
 import { AppError } from "../errors";
 import { hasFactor, loadUserFactors } from "../mfa/factors";
 import { assertSecondFactorEnrolled, mustEnrolSecondFactor } from "../mfa/enforce-enrolment";
-import { connectionRefusal, REFUSAL_MESSAGES } from "../options/connection-rules";
-import { findUserOptions } from "../options/effective-options";
 
 /** Methods that change nothing: an OAuth2 token with `files.read` may use them. */
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PROPFIND"]);
@@ -43,30 +38,13 @@ export async function authenticateDav(db: Db, header: string | undefined, method
   const colon = decoded.indexOf(":");
   if (colon <= 0) throw davUnauthorized("Malformed Basic credentials");
   const input = { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
-  const ctx = { db, actor: null, request };
-  const scope = { namespace: "login", subject: input.user, ip: request.ip };
-  await assertNotThrottled(db, scope);
-  const check = await verifyCredentials(ctx, input);
-  if (!check.ok) {
-    await recordFailure(db, scope);
-    await writeLog(db, { actor: null, request }, {
-      type: "ADMLLOG_LOGIN_FAILED",
-      ok: false,
-      message: `Failed WebDAV sign-in for "${input.user}"`,
-      objectType: "user",
-      objectId: check.user?.id,
-      object: input.user,
-    });
-    throw davUnauthorized("Wrong login or password");
-  }
-  const user = check.user;
-  const refusal = accountRefusal(user);
-  if (refusal) throw davUnauthorized(refusal);
-  const refused = connectionRefusal((await findUserOptions(db, user.id)).options, { ip: request.ip, now: new Date(), kind: "api" });
-  if (refused) throw new AppError("forbidden", REFUSAL_MESSAGES[refused]);
+  // The order every password door shares (password-sign-in.ts); a 401 keeps the Basic challenge.
+  const user = await checkPasswordSignIn({ db, actor: null, request }, input, { name: "webdav", kind: "api" }).catch((error: unknown) => {
+    if (error instanceof AppError && error.status === 401) throw new AppError(error.code, error.message, error.details, { ...error.headers, ...davUnauthorized(error.message).headers });
+    throw error;
+  });
   if (hasFactor(await loadUserFactors(db, user.id)) || (await mustEnrolSecondFactor(db, user))) {
     throw davUnauthorized("This account has a second factor: use Authorization: Bearer with an API or OAuth2 token");
   }
-  await clearFailures(db, scope);
   return { user, realUser: user, sessionId: null };
 }

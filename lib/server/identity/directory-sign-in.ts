@@ -5,6 +5,7 @@ import type { IdentityProviderRow, User } from "@/db/schema";
 import { MATCHING } from "@/lib/contracts/identity-providers";
 import { getPlatformConfig } from "../config/platform-config";
 import type { RequestInfo } from "../context";
+import { logLinkRefused } from "./account-linking";
 import { bindAsPerson, type DirectoryConnection, DirectoryUnavailableError, escapeFilterValue, openDirectory } from "./ldap-client";
 import { personAttributes, toPerson } from "./ldap-entries";
 import { findPersonGroups } from "./ldap-groups";
@@ -79,7 +80,10 @@ export async function signInWithDirectory(
     const outcome = await db.transaction(async (tx) => {
       const who = { actor: null, request };
       const account = await upsertDirectoryUser(tx, ref, person, who, { organizationGroups: config.organization_groups });
-      if (account.status === "conflict") return { status: "refused" as const, reason: account.reason };
+      if (account.status === "conflict") {
+        if (account.refused) await logLinkRefused(tx, { ...ref, type: provider.type }, account.refused.user, account.refused.refusal, who);
+        return { status: "refused" as const, reason: account.reason };
+      }
       if (account.status === "deleted") return { status: "refused" as const, reason: "The account of this entry was deleted on the platform" };
       const ensured = await ensureDirectoryGroups(tx, ref, groups, who);
       await setDirectoryMemberships(tx, provider.id, account.user.id, [...ensured.ids.values()]);

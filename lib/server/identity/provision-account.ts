@@ -8,6 +8,7 @@ import type { RequestInfo } from "../context";
 import { createPrivateSpace } from "../folders/create-private-space";
 import { joinOrganizationGroup } from "../groups/organization-group";
 import { revokeUserSessions } from "../users/revoke-user-sessions";
+import { type LinkRefusal, linkRefusal } from "./account-linking";
 import type { DirectoryGroup, DirectoryPerson } from "./ldap-entries";
 
 export type Provider = { id: number; name: string };
@@ -15,8 +16,11 @@ export type Who = { actor: User | null; request: RequestInfo };
 
 export type UserOutcome =
   | { status: "created" | "updated" | "unchanged"; user: User; changed: string[] }
-  /** A platform account not from this provider already has the login: never taken over. */
-  | { status: "conflict"; reason: string }
+  /**
+   * A platform account not from this provider already has the login: never taken over.
+   * `refused`: the account, and why account-linking.ts does not link it, for the sign-in's log.
+   */
+  | { status: "conflict"; reason: string; refused?: { user: User; refusal: LinkRefusal } }
   /** The account this entry became was deleted on the platform: not brought back. */
   | { status: "deleted" };
 
@@ -52,7 +56,9 @@ async function loginTaken(db: DbOrTx, login: string, exceptUserId: number | null
 /**
  * Creates or updates the account an entry of `provider` became (found by the entry's stable id,
  * never by login, so a local account is never taken over), marks it `ldap`, and records when it
- * was seen. The account's fields follow the directory; a returning entry is reactivated.
+ * was seen. The account's fields, its email included, follow the directory: every account linked
+ * to a directory was created by it (directories never link an existing account, and the
+ * console links only single sign-on identities: set-user-identity.ts). A returning entry is reactivated.
  */
 export async function upsertDirectoryUser(db: DbOrTx, provider: Provider, person: DirectoryPerson, who: Who, options: { organizationGroups: boolean }): Promise<UserOutcome> {
   const now = new Date();
@@ -64,8 +70,11 @@ export async function upsertDirectoryUser(db: DbOrTx, provider: Provider, person
     .limit(1);
 
   if (!link) {
-    if (await loginTaken(db, person.login, null)) {
-      return { status: "conflict", reason: `An account with the login "${person.login}" already exists on the platform` };
+    const [holder] = await db.select().from(users).where(and(sql`lower(${users.login}) = lower(${person.login})`, isNull(users.deletedAt))).limit(1);
+    if (holder) {
+      // A login the directory asserts is not proof of the same person: the one rule of account-linking.ts refuses it.
+      const refusal = (await linkRefusal(db, holder, "login", { providerId: provider.id, externalId: person.externalId })) ?? "login_not_proof";
+      return { status: "conflict", reason: `An account with the login "${person.login}" already exists on the platform`, refused: { user: holder, refusal } };
     }
     const [created] = await db
       .insert(users)

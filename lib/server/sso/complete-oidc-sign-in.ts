@@ -5,7 +5,7 @@ import { hashToken } from "../auth/tokens";
 import type { Ctx } from "../context";
 import { finishSsoSignIn } from "./finish-sso-sign-in";
 import { oidcIdentity } from "./oidc-client";
-import { ssoFailure } from "./sso-failure";
+import { signInFailed, ssoFailure } from "./sso-failure";
 import { isBoundBrowser, ssoUrls } from "./sso-http";
 import { getSsoProviderOrThrow } from "./sso-provider";
 
@@ -32,6 +32,13 @@ export async function completeOidcSignIn(ctx: Ctx, req: Request, providerId: num
   // The redirect URI the provider was given, with the parameters it sent back.
   const callbackUrl = new URL(ssoUrls(req, provider.id).callback);
   callbackUrl.search = received.search;
-  const identity = await oidcIdentity(provider, callbackUrl, { state, nonce: flow.nonce!, codeVerifier: flow.codeVerifier! });
-  return finishSsoSignIn(ctx, req, provider, identity, flow.next);
+  let identity;
+  try {
+    identity = await oidcIdentity(provider, callbackUrl, { state, nonce: flow.nonce!, codeVerifier: flow.codeVerifier! });
+  } catch (error) {
+    // Declined or failed while connecting the provider from the account page: back to that page.
+    if (flow.userId !== null) return signInFailed(ctx, provider.id, error, "/account");
+    throw error;
+  }
+  return finishSsoSignIn(ctx, req, provider, identity, { next: flow.next, userId: flow.userId });
 }

@@ -23,5 +23,5 @@ export async function completeSamlSignIn(ctx: Ctx, req: Request, providerId: num
   if (!flow || flow.providerId !== provider.id || provider.type !== "saml2") throw ssoFailure("sso_state", "No verified sign-in waits under this ticket (expired or already used)");
   const unsolicited = flow.bindingHash === null;
   if (unsolicited ? !provider.saml.idpInitiated : !isBoundBrowser(req, flow.bindingHash)) throw ssoFailure("sso_state", "This sign-in was started in another browser");
-  return finishSsoSignIn(ctx, req, provider, flow.identity as SsoIdentity, flow.next);
+  return finishSsoSignIn(ctx, req, provider, flow.identity as SsoIdentity, { next: flow.next, userId: flow.userId });
 }

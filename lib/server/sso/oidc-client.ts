@@ -111,7 +111,8 @@ function identityFromClaims(subject: string, claims: Record<string, unknown>): S
   return {
     subject,
     email: email && email.includes("@") ? email : null,
-    emailVerified: claims.email_verified !== false && claims.email_verified !== "false",
+    // Only a provider that says so: an absent claim is not a verified address (issue 25, finding 1).
+    emailVerified: claims.email_verified === true,
     login: text("preferred_username") || null,
     firstname,
     lastname,

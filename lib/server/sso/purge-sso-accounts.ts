@@ -33,7 +33,9 @@ export async function purgeSsoAccountsJob(db: Db): Promise<void> {
       const deactivated = await tx
         .update(users)
         .set({ active: false })
-        .where(and(inArray(users.id, sql`(${unseen})`), eq(users.active, true), isNull(users.deletedAt)))
+        // An account with a password of its own is not the provider's to retire: its owner connected
+        // the provider (or an administrator linked it) and may well sign in with the password instead.
+        .where(and(inArray(users.id, sql`(${unseen})`), eq(users.active, true), isNull(users.passwordHash), isNull(users.deletedAt)))
         .returning({ id: users.id, login: users.login });
       if (deactivated.length === 0) return;
       await tx.delete(sessions).where(inArray(sessions.userId, deactivated.map((u) => u.id)));

@@ -43,7 +43,7 @@ export async function receiveSamlResponse(ctx: Ctx, req: Request, providerId: nu
   if (!profile) throw ssoFailure("sso_assertion", `${provider.name} sent no assertion`);
   if (profile.issuer !== idp.entityId) throw ssoFailure("sso_assertion", `The assertion was issued by "${profile.issuer}", not by ${idp.entityId}`);
   const assertion = assertionIdentifier(profile);
-  const identity = samlIdentity(profile);
+  const identity = samlIdentity(profile, provider.saml.emailsVerified);
   const ticket = newToken();
   const now = Date.now();
 

@@ -19,7 +19,12 @@ const ATTRIBUTES = {
 const TRANSIENT = "urn:oasis:names:tc:SAML:2.0:nameid-format:transient";
 const PERSISTENT = "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent";
 
-export function samlIdentity(profile: Profile): SsoIdentity {
+/**
+ * `emailsVerified`: the provider's setting `emails_verified` (default off). SAML has no standard
+ * way to say an address was verified, so only an administrator who knows this provider's
+ * addresses are checked lets them match existing accounts.
+ */
+export function samlIdentity(profile: Profile, emailsVerified: boolean): SsoIdentity {
   const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
   const first = (names: string[]) => {
     for (const name of names) {
@@ -40,7 +45,7 @@ export function samlIdentity(profile: Profile): SsoIdentity {
   // A transient NameID changes at every sign-in: the account is then known by its address or login.
   const subject = format === TRANSIENT ? (email ? `email:${email.toLowerCase()}` : login ? `login:${login}` : "") : nameId;
   if (!subject) throw ssoFailure("sso_assertion", "The assertion names nobody (no NameID, or a transient one without email or login)");
-  return { subject, email: email.includes("@") ? email : null, emailVerified: true, login: login || null, firstname, lastname };
+  return { subject, email: email.includes("@") ? email : null, emailVerified: emailsVerified, login: login || null, firstname, lastname };
 }
 
 /** The assertion's ID and how long it stays valid, for the replay cache (from the verified assertion). */

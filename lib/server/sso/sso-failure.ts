@@ -22,6 +22,12 @@ export const SSO_FAILURES = [
   "sso_no_account",
   /** The matching account belongs to another identity, or several accounts match. */
   "sso_account_conflict",
+  /**
+   * An account with this address or login exists and is not linked automatically (an
+   * administrator or manager, a password or a second factor, a login rather than a verified
+   * address): its owner signs in and connects the provider from the account page.
+   */
+  "sso_account_exists",
 ] as const;
 export type SsoFailureReason = (typeof SSO_FAILURES)[number];
 
@@ -44,17 +50,18 @@ export function failureReason(error: unknown): string {
 }
 
 /**
- * A refused sign-in, for a browser: logged, then back to the sign-in page with the reason (a page
- * a person can read, rather than a JSON body). Nothing else about the failure is shown there.
+ * A refused sign-in, for a browser: logged, then back to the sign-in page (or, for a provider
+ * being connected from the account page, to that page) with the reason: a page a person can
+ * read, rather than a JSON body. Nothing else about the failure is shown there.
  */
-export async function signInFailed(ctx: Ctx, providerId: number, error: unknown): Promise<Response> {
+export async function signInFailed(ctx: Ctx, providerId: number, error: unknown, page: "/login" | "/account" = "/login"): Promise<Response> {
   const reason = failureReason(error);
   if (reason === "internal_error") console.error("[coffre] SSO sign-in failed:", error);
   const message = error instanceof Error && error instanceof AppError ? error.message : "Internal error";
   try {
-    await writeLog(ctx.db, { actor: null, request: ctx.request }, { type: "ADMLLOG_LOGIN_FAILED", ok: false, message: `Single sign-on refused (${reason}): ${message}`, objectType: "identity_provider", objectId: providerId });
+    await writeLog(ctx.db, { actor: null, request: ctx.request }, { type: "ADMLLOG_LOGIN_FAILED", ok: false, message: `${page === "/account" ? "Connecting a sign-in provider" : "Single sign-on"} refused (${reason}): ${message}`, objectType: "identity_provider", objectId: providerId });
   } catch (logError) {
     console.error("[coffre] SSO sign-in failure not logged:", logError);
   }
-  return redirect(`/login?sso_error=${encodeURIComponent(reason)}`);
+  return redirect(`${page}?sso_error=${encodeURIComponent(reason)}`);
 }

@@ -20,7 +20,8 @@ export type SsoProvider = {
 } & ({ type: "oidc"; oidc: OidcSettings } | { type: "saml2"; saml: SamlSettings });
 
 export type OidcSettings = { discovery: string; clientId: string; clientSecret: string | null; scope: string };
-export type SamlSettings = { discovery: string; idpInitiated: boolean };
+/** `emailsVerified`: the provider's addresses are verified ones (settings `emails_verified`, default off). */
+export type SamlSettings = { discovery: string; idpInitiated: boolean; emailsVerified: boolean };
 
 export const DEFAULT_OIDC_SCOPE = "openid email profile";
 
@@ -55,6 +56,6 @@ export async function readSsoProvider(row: IdentityProviderRow): Promise<SsoProv
       oidc: { discovery, clientId: String(settings.client_id ?? ""), clientSecret: secrets.client_secret ?? null, scope: scope.split(" ").includes("openid") ? scope : `openid ${scope}` },
     };
   }
-  if (row.type === "saml2") return { ...common, type: "saml2", saml: { discovery, idpInitiated: settings.idp_initiated === true } };
+  if (row.type === "saml2") return { ...common, type: "saml2", saml: { discovery, idpInitiated: settings.idp_initiated === true, emailsVerified: settings.emails_verified === true } };
   throw new AppError("not_found", "No such sign-in provider");
 }

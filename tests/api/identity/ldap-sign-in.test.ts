@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { CredentialsConfig } from "next-auth/providers/credentials";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as accountRoute from "@/app/api/account/route";
+import * as authRoute from "@/app/api/auth/route";
 import * as userRoute from "@/app/api/user/[userId]/route";
 import { getDb } from "@/db";
 import { groupMembers, groups, identityLinks, identityProviders, logs, users } from "@/db/schema";
@@ -94,6 +95,23 @@ describe("LDAP sign-in through POST /auth", () => {
     expect(await userByLogin(bob.uid)).toBeUndefined();
     const unknown = await signIn(`${slapd.prefix}nobody`, "whatever-1");
     expectError(unknown, 401, "unauthorized");
+  });
+
+  it("counts a directory login typed with spaces, in capitals or another Unicode form as one login", async () => {
+    const bob = person(1);
+    const ip = "10.88.251.7";
+    const typed = [` ${bob.uid}`, `${bob.uid}\u00a0`, bob.uid.toUpperCase(), `\t${bob.uid}\u200b`, `  ${bob.uid}  `];
+    for (const login of typed) {
+      const res = await call(authRoute.POST, { method: "POST", body: { user: login, password: "Not-bobs-password" }, headers: { "x-forwarded-for": ip } });
+      expectError(res, 401, "unauthorized");
+    }
+    const blocked = await call(authRoute.POST, { method: "POST", body: { user: bob.uid, password: bob.password }, headers: { "x-forwarded-for": ip } });
+    expectError(blocked, 429, "too_many_requests");
+    // From elsewhere, the login with spaces around it is the same directory person, and one account.
+    expect((await signIn(` ${bob.uid}\u3000`, bob.password)).status).toBe(200);
+    expect((await signIn(bob.uid, bob.password)).status).toBe(200);
+    const db = await getDb();
+    expect(await db.select({ login: users.login }).from(users).where(sql`lower(${users.login}) LIKE ${`%${bob.uid.toLowerCase()}%`}`)).toEqual([{ login: bob.uid }]);
   });
 
   it("escapes the login in the filter: wildcards and filter syntax match nobody", async () => {
@@ -262,6 +280,21 @@ describe("matching by email, login suffix, and TLS", () => {
     expectError(await signIn(tls.people[2].mail, "Bob-two-pass-1"), 401, "unauthorized");
     expect(await userByLogin(`${tls.prefix}bob2`)).toBeUndefined();
     expect(bob.mail).not.toBe(tls.people[2].mail);
+  });
+
+  it("never links a directory entry to an existing account by its login, logs the refusal, leaves the account as it was", async () => {
+    const alice = tls.people[0];
+    const local = await createAdmin({ login: alice.uid, email: `${tls.prefix}admin@corp.example` });
+    // Found by its address, the entry's login is an administrator's: the directory's password opens nothing.
+    expectError(await signIn(alice.mail, alice.password), 401, "unauthorized");
+    const after = await reloadUser(local.id);
+    expect(after).toMatchObject({ email: local.email, ldap: false, passwordHash: local.passwordHash, firstname: local.firstname });
+    const db = await getDb();
+    expect(await db.select().from(identityLinks).where(eq(identityLinks.userId, local.id))).toEqual([]);
+    const [refusal] = await db.select().from(logs).where(and(eq(logs.objectType, "user"), eq(logs.objectId, String(local.id)), eq(logs.type, "ADMLLOG_LOGIN_FAILED")));
+    expect(refusal.message).toMatch(/^Refused to link .+ \(ldap\): a matching login is not proof of the same person$/);
+    // The account's own password still opens it.
+    expect((await signIn(alice.uid, PASSWORD)).status).toBe(200);
   });
 
   it("strips the login suffix and signs in over StartTLS", async () => {

@@ -3,20 +3,22 @@ import { expect } from "vitest";
 import * as callbackRoute from "@/app/api/sso/[providerId]/callback/route";
 import * as loginRoute from "@/app/api/sso/[providerId]/login/route";
 import * as acsRoute from "@/app/api/sso/[providerId]/saml/acs/route";
+import * as accountIdentityRoute from "@/app/api/account/identity/route";
 import { getDb } from "@/db";
-import { identityLinks, identityProviders, logs, sessions, users } from "@/db/schema";
+import { emails, identityLinks, identityProviders, logs, sessions, users } from "@/db/schema";
 import { authenticateToken } from "@/lib/server/auth/authenticate";
 import { hashToken } from "@/lib/server/auth/tokens";
 import { readWebSessionToken } from "@/lib/server/auth/web-session";
 import { encryptSecrets } from "@/lib/server/identity/secrets";
 import { unique } from "../../../helpers/factories";
+import { call } from "../../../helpers/http";
 import { APP, type AppRoute, type Step, TestBrowser } from "./browser";
 
 /** An OpenID Connect or SAML provider row, as the identity-provider API stores one. */
 export async function createSsoProvider(
   input:
     | { type: "oidc"; discovery: string; client_id: string; client_secret?: string; provisioning?: boolean; purgeTime?: number; scope?: string; matching?: number; enable?: boolean }
-    | { type: "saml2"; discovery: string; provisioning?: boolean; purgeTime?: number; idp_initiated?: boolean; matching?: number; enable?: boolean },
+    | { type: "saml2"; discovery: string; provisioning?: boolean; purgeTime?: number; idp_initiated?: boolean; emails_verified?: boolean; matching?: number; enable?: boolean },
 ) {
   const db = await getDb();
   const { type, matching, enable, ...settings } = input;
@@ -112,4 +114,34 @@ export function expectRefused(answer: { status: number; location: string; res: R
   expect(answer.status).toBe(303);
   expect(answer.location).toBe(`/login?sso_error=${reason}`);
   expect(answer.res.headers.getSetCookie().some((c) => c.includes("next-auth.session-token"))).toBe(false);
+}
+
+/** The entries of an account's log, newest first. */
+export async function logsFor(userId: number) {
+  const db = await getDb();
+  return db.select().from(logs).where(and(eq(logs.objectType, "user"), eq(logs.objectId, String(userId)))).orderBy(desc(logs.id));
+}
+
+/** The mails queued to an address. */
+export async function mailsTo(address: string) {
+  const db = await getDb();
+  return db.select().from(emails).where(eq(emails.to, address));
+}
+
+/**
+ * Connecting a provider from the account page, in one browser: POST /account/identity with the
+ * account's token and password (the answer's binding cookie kept), the provider's pages, then back
+ * through the app until it leaves the SSO routes; returns the app's last redirect.
+ */
+export async function connectThrough(browser: TestBrowser, token: string, providerId: number, password: string, fill: Record<string, string>) {
+  const started = await call(accountIdentityRoute.POST, { method: "POST", path: "/api/account/identity", token, body: { provider_id: providerId, password } });
+  expect(started.status, started.text).toBe(200);
+  browser.store(`${APP}/api/account/identity`, started.headers);
+  let step = await browser.atProvider(started.body.url, fill);
+  for (;;) {
+    const answer = await appStep(browser, step);
+    const target = new URL(answer.location, APP);
+    if (answer.status !== 303 || target.origin !== APP || !target.pathname.startsWith("/api/sso/")) return answer;
+    step = { kind: "get", url: target.href };
+  }
 }

@@ -20,7 +20,7 @@ const DAY_MS = 86_400_000;
 onOwnDatabase("coffre_ssoprov");
 
 describe("the SSO fields of identity providers (POST /api/identity/provider)", () => {
-  it("stores oidc `scope` and saml2 `idp_initiated`, and sign-in uses them", async () => {
+  it("stores oidc `scope`, saml2 `idp_initiated` and `emails_verified`, and sign-in uses them", async () => {
     const admin = await createAdmin();
     const op = await startOidcProvider();
     try {
@@ -37,6 +37,11 @@ describe("the SSO fields of identity providers (POST /api/identity/provider)", (
     expect(saml.status, saml.text).toBe(201);
     const read = await call(providerItemRoute.GET, { token: admin.token, params: { providerId: saml.body.id } });
     expect(read.body).toMatchObject({ type: "saml2", idp_initiated: true });
+    // Its addresses are not taken as verified unless the administrator says so (issue 25).
+    expect(read.body.emails_verified).toBeUndefined();
+    const verified = await call(providerItemRoute.PUT, { method: "PUT", token: admin.token, params: { providerId: saml.body.id }, body: { emails_verified: true } });
+    expect(verified.status, verified.text).toBe(200);
+    expect(verified.body).toMatchObject({ emails_verified: true, idp_initiated: true });
 
     const bad = await call(providerRoute.POST, { method: "POST", token: admin.token, body: { type: "oidc", name: unique("OIDC "), client_id: "app", discovery: "https://idp.example", scope: "openid \"quoted\"" } });
     expectError(bad, 400, "invalid_request");
@@ -79,13 +84,17 @@ describe("job sso.purge (purgeTime)", () => {
   it("deactivates accounts not signed in through their provider for purgeTime days, and ends their sessions", async () => {
     const provider = await createSsoProvider({ type: "oidc", discovery: "https://idp.example", client_id: "app", purgeTime: 30 });
     const never = await createSsoProvider({ type: "saml2", discovery: "https://idp.example/md", purgeTime: 0 });
-    const stale = await createTestUser();
-    const recent = await createTestUser();
-    const staleElsewhere = await createTestUser();
+    // Accounts the provider signs in, without a password of their own.
+    const stale = await createTestUser({ passwordHash: null });
+    const recent = await createTestUser({ passwordHash: null });
+    const staleElsewhere = await createTestUser({ passwordHash: null });
     const local = await createTestUser();
+    // Connected to the provider, but signing in with its password: not the provider's to retire.
+    const staleWithPassword = await createTestUser();
     const db = await getDb();
     await db.insert(identityLinks).values([
       { providerId: provider.id, kind: "user", userId: stale.id, externalId: unique("sub-"), seenAt: new Date(Date.now() - 31 * DAY_MS) },
+      { providerId: provider.id, kind: "user", userId: staleWithPassword.id, externalId: unique("sub-"), seenAt: new Date(Date.now() - 31 * DAY_MS) },
       { providerId: provider.id, kind: "user", userId: recent.id, externalId: unique("sub-"), seenAt: new Date(Date.now() - 29 * DAY_MS) },
       { providerId: never.id, kind: "user", userId: staleElsewhere.id, externalId: unique("sub-"), seenAt: new Date(Date.now() - 400 * DAY_MS) },
     ]);
@@ -96,6 +105,7 @@ describe("job sso.purge (purgeTime)", () => {
     expect((await reloadUser(recent.id)).active).toBe(true);
     expect((await reloadUser(staleElsewhere.id)).active).toBe(true);
     expect((await reloadUser(local.id)).active).toBe(true);
+    expect((await reloadUser(staleWithPassword.id)).active).toBe(true);
     expect(await db.select().from(sessions).where(eq(sessions.userId, recent.id))).toHaveLength(1);
     const [log] = await db.select().from(logs).where(and(eq(logs.objectType, "user"), eq(logs.objectId, String(stale.id)), eq(logs.type, "ADMLLOG_UPDATE")));
     expect(log.message).toBe(`Deactivated ${stale.login}: no sign-in with ${provider.name} for 30 days (purgeTime)`);

@@ -5,11 +5,11 @@ import * as metadataRoute from "@/app/api/sso/[providerId]/saml/metadata/route";
 import { getDb } from "@/db";
 import { ssoReplays, users, type IdentityProviderRow } from "@/db/schema";
 import { MATCHING } from "@/lib/contracts/identity-providers";
-import { createTestUser, unique } from "../../../helpers/factories";
+import { createAdmin, createTestUser, reloadUser, unique } from "../../../helpers/factories";
 import { call, expectError } from "../../../helpers/http";
 import { startSimpleSamlPhp, type SamlTestSp, type SamlTestUser, type SimpleSamlPhp } from "../../../helpers/simplesamlphp";
 import { APP, TestBrowser, type Step } from "./browser";
-import { appStep, createSsoProvider, expectRefused, lastLogFor, linkOf, sessionUserOf, signInThrough, urlsOf } from "./helpers";
+import { appStep, connectThrough, createSsoProvider, expectRefused, lastLogFor, linkOf, logsFor, mailsTo, sessionUserOf, signInThrough, urlsOf } from "./helpers";
 
 // SAML 2.0 sign-in against a real identity provider (SimpleSAMLphp from Debian, served by PHP):
 // SP metadata, AuthnRequest, signed assertions, expiry, replays, IdP-initiated sign-in.
@@ -28,9 +28,12 @@ let carol: SamlTestUser;
 let matched: SamlTestUser;
 let dave: SamlTestUser;
 let erin: SamlTestUser;
+let guarded: SamlTestUser;
+let connector: SamlTestUser;
+let guardedEmail: string;
 
 /** A saml2 provider, registered at the IdP as a service provider with these options. */
-async function samlProvider(options: { provisioning?: boolean; idp_initiated?: boolean; matching?: number } = {}, sp: Partial<SamlTestSp> = {}) {
+async function samlProvider(options: { provisioning?: boolean; idp_initiated?: boolean; emails_verified?: boolean; matching?: number } = {}, sp: Partial<SamlTestSp> = {}) {
   const row = await createSsoProvider({ type: "saml2", discovery: idp.metadataUrl, ...options });
   sps.push({ entityId: urlsOf(row.id).metadata, acsUrl: urlsOf(row.id).acs, ...sp });
   idp.setServiceProviders(sps);
@@ -52,7 +55,10 @@ beforeAll(async () => {
   matched = person({ mail: [localEmail] });
   dave = person();
   erin = person();
-  people.push(alice, bob, carol, matched, dave, erin);
+  guardedEmail = `${unique("guarded")}@corp.example`;
+  guarded = person({ mail: [guardedEmail] });
+  connector = person();
+  people.push(alice, bob, carol, matched, dave, erin, guarded, connector);
   idp = await startSimpleSamlPhp({ users: people });
   main = await samlProvider({ matching: MATCHING.email });
   // Assertions born 90 s out of date: what a captured assertion looks like when it is used later.
@@ -117,16 +123,53 @@ describe("SAML 2.0 sign-in", () => {
     expect((await sessionUserOf(browser))?.user).toMatchObject({ firstname: "Bob", lastname: "Marley" });
   });
 
-  it("matches an existing account by email and signs it in again without a second account", async () => {
-    const local = await createTestUser({ email: localEmail });
+  it("matches an address only when the provider's settings say its addresses are verified, then never changes it", async () => {
+    // An account made for single sign-on: no password, no second factor, role user.
+    const local = await createTestUser({ email: localEmail, passwordHash: null });
+    // `main` leaves emails_verified off: the address is not proof, a new account is made beside.
     const first = new TestBrowser();
     await signInThrough(first, main.id, fill(matched));
-    expect((await sessionUserOf(first))?.user.id).toBe(local.id);
+    const beside = (await sessionUserOf(first))?.user;
+    expect(beside?.id).not.toBe(local.id);
+    expect(beside?.email).toBe("");
+    expect(await reloadUser(local.id)).toMatchObject({ email: localEmail });
+    expect(await mailsTo(localEmail)).toEqual([]);
+
+    const verified = await samlProvider({ matching: MATCHING.email, emails_verified: true });
+    const second = new TestBrowser();
+    await signInThrough(second, verified.id, fill(matched));
+    expect((await sessionUserOf(second))?.user.id).toBe(local.id);
+    expect(await linkOf(verified.id, matched.username)).toMatchObject({ userId: local.id });
+    expect((await logsFor(local.id)).map((l) => l.message)).toContain(`Linked to ${verified.name} (saml2) by its verified email address`);
+    expect(await mailsTo(localEmail)).toHaveLength(1);
     const again = new TestBrowser();
-    await signInThrough(again, main.id, fill(matched));
+    await signInThrough(again, verified.id, fill(matched));
     expect((await sessionUserOf(again))?.user.id).toBe(local.id);
     const db = await getDb();
     expect(await db.select().from(users).where(eq(users.email, localEmail))).toHaveLength(1);
+
+    // Even verified, an address never links an administrator: its owner connects from inside.
+    const admin = await createAdmin({ email: guardedEmail });
+    const refused = new TestBrowser();
+    expectRefused(await signInThrough(refused, verified.id, fill(guarded)), "sso_account_exists");
+    expect(await sessionUserOf(refused)).toBeNull();
+    expect(await reloadUser(admin.id)).toMatchObject({ email: guardedEmail });
+    expect((await logsFor(admin.id))[0].message).toBe(`Refused to link ${verified.name} (saml2): administrator and manager accounts are linked only from inside`);
+  });
+
+  it("connects the provider from the account page: the verified assertion links the account that started, signs nobody in", async () => {
+    const user = await createTestUser();
+    const owner = connector;
+    const browser = new TestBrowser();
+    const done = await connectThrough(browser, user.token, main.id, user.password, fill(owner));
+    expect(done.location).toBe(`/account?sso_connected=${main.id}`);
+    expect(await sessionUserOf(browser)).toBeNull();
+    expect(await linkOf(main.id, owner.username)).toMatchObject({ userId: user.id });
+    expect(await mailsTo(user.email)).toHaveLength(1);
+    const signedIn = new TestBrowser();
+    await signInThrough(signedIn, main.id, fill(owner));
+    expect((await sessionUserOf(signedIn))?.user.id).toBe(user.id);
+    expect(await reloadUser(user.id)).toMatchObject({ email: user.email, login: user.login });
   });
 
   it("refuses an expired assertion", async () => {

@@ -1,0 +1,93 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useSearchParams } from "next/navigation";
+import { useState } from "react";
+import { useSsoFailure } from "@/components/auth/sso-sign-in";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Dialog } from "@/components/ui/dialog";
+import { FormStatus } from "@/components/ui/form-status";
+import { TextField } from "@/components/ui/text-field";
+import { useDialogAction } from "@/components/use-dialog-action";
+import { ApiError } from "@/lib/api-client";
+import type { SsoProviderSummary } from "@/lib/contracts/sso";
+import { useT } from "@/lib/i18n/provider";
+import { accountIdentityQuery, useConnectIdentity } from "@/lib/queries/identity-links";
+import { useSsoProviders } from "@/lib/queries/sso";
+import styles from "./account.module.css";
+import { describeError } from "./describe-error";
+
+/**
+ * "Sign-in providers": the single sign-on provider that opens this account, or a button per
+ * provider to connect one. An existing account is never linked to a provider automatically
+ * (issue 25): its owner connects it here, confirming with their password, and comes back from
+ * the provider to this page. Directory accounts are their directory's: nothing to show.
+ */
+export function AccountIdentity() {
+  const t = useT();
+  const { data } = useQuery(accountIdentityQuery());
+  const { data: providers } = useSsoProviders();
+  const connected = useSearchParams()?.get("sso_connected");
+  const failure = useSsoFailure();
+  const [connecting, setConnecting] = useState<SsoProviderSummary | null>(null);
+  if (!data) return null;
+  const identity = data.identity;
+  if (identity && identity.type !== "oidc" && identity.type !== "saml2") return null;
+  if (!identity && !providers?.length) return null;
+
+  return (
+    <Card title={t("account.identity")} description={t("account.identityHelp")}>
+      {identity ? (
+        <p data-testid="account-identity">{t("account.identityLinked", { name: identity.provider_name })}</p>
+      ) : (
+        <div className={styles.actions}>
+          {providers!.map((provider) => (
+            <Button key={provider.id} variant="secondary" onClick={() => setConnecting(provider)} data-testid={`connect-${provider.id}`}>
+              {t("account.identityConnect", { name: provider.name })}
+            </Button>
+          ))}
+        </div>
+      )}
+      <FormStatus status={connected ? { tone: "success", message: t("account.identityConnected") } : failure} />
+      {connecting && <ConnectDialog provider={connecting} onClose={() => setConnecting(null)} />}
+    </Card>
+  );
+}
+
+/** The password confirms it is the owner; the browser then leaves for the provider. */
+function ConnectDialog({ provider, onClose }: { provider: SsoProviderSummary; onClose: () => void }) {
+  const t = useT();
+  const connect = useConnectIdentity();
+  const [password, setPassword] = useState("");
+  const { busy, error, setError, run } = useDialogAction((e) => (e instanceof ApiError && e.status === 403 ? t("account.identityWrongPassword") : describeError(e, t)));
+
+  async function submit() {
+    if (!password) return setError(t("mfa.passwordMissing"));
+    // On success the browser is on its way to the provider: the dialog stays until it leaves.
+    await run(() => connect.mutateAsync({ provider_id: provider.id, password }), () => undefined);
+  }
+
+  return (
+    <Dialog
+      title={t("account.identityConnect", { name: provider.name })}
+      closeLabel={t("common.close")}
+      onClose={onClose}
+      onSubmit={submit}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            {t("common.cancel")}
+          </Button>
+          <Button type="submit" disabled={busy || connect.isSuccess}>
+            {t("account.identityContinue")}
+          </Button>
+        </>
+      }
+    >
+      <p>{t("account.identityConfirm", { name: provider.name })}</p>
+      <TextField label={t("signIn.password")} name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+      <FormStatus status={error ? { tone: "error", message: error } : null} />
+    </Dialog>
+  );
+}

@@ -1,0 +1,2 @@
+ALTER TABLE "sso_flows" ADD COLUMN "user_id" integer;--> statement-breakpoint
+ALTER TABLE "sso_flows" ADD CONSTRAINT "sso_flows_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;
