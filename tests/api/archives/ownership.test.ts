@@ -1,8 +1,10 @@
-import { eq } from "drizzle-orm";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as fileRoute from "@/app/api/file/[fileId]/route";
 import { getDb } from "@/db";
-import { archives, files, folders } from "@/db/schema";
+import { archives, files, folders, trashItems } from "@/db/schema";
 import { createTestUser, unique } from "../../helpers/factories";
 import { OPEN_TIMEOUT, openDatabase } from "../../helpers/file-ops-factories";
 import { allRightsBut, createFolder, grantRight, uploadText } from "../../helpers/files";
@@ -95,5 +97,27 @@ describe("moving someone else's folder (issue 25)", () => {
     expect(row.ownerId).toBe(alice.id);
     const [file] = await db.select().from(files).where(eq(files.folderId, sub.id));
     expect(file.deletedAt).toBeNull();
+  });
+});
+
+describe("rows made before the fix (migration owners_keep_archives_and_trash)", () => {
+  it("gives archives and trash items of someone else's content back to its owner", async () => {
+    const { alice, mallory, folder, secret } = await scene();
+    const other = await uploadText(alice, folder.id, "other.csv", "x");
+    await grantRight(folder.id, mallory.id, allRightsBut("share"));
+    const archived = await archiveIt(mallory.token, "file", secret.version.id);
+    const trashed = await call(fileRoute.DELETE, { method: "DELETE", token: mallory.token, params: { fileId: String(other.version.id) } });
+    expect(trashed.status, trashed.text).toBe(200);
+    const db = await getDb();
+    // As the code before the fix left them: the maker's.
+    await db.update(archives).set({ ownerId: mallory.id }).where(eq(archives.id, archived.body.id));
+    await db.update(trashItems).set({ ownerId: mallory.id }).where(eq(trashItems.id, trashed.body.id));
+
+    const dir = path.join(process.cwd(), "db/migrations");
+    const file = (await fs.readdir(dir)).find((name) => name.endsWith("_owners_keep_archives_and_trash.sql"))!;
+    for (const statement of (await fs.readFile(path.join(dir, file), "utf8")).split("--> statement-breakpoint")) await db.execute(sql.raw(statement));
+
+    expect((await db.select().from(archives).where(eq(archives.id, archived.body.id)))[0].ownerId).toBe(alice.id);
+    expect((await db.select().from(trashItems).where(eq(trashItems.id, trashed.body.id)))[0].ownerId).toBe(alice.id);
   });
 });
