@@ -20,9 +20,11 @@ export function actionsFor(list: Item[], isSearching: boolean): Action[] {
   if (single?.kind === "file" && single.can_download) actions.push("template");
   if (single && (single.can_write || single.can_edit)) actions.push("rename");
   const canDelete = list.every((i) => i.can_delete);
-  if (canDelete) actions.push("move");
+  // Moving and archiving take an item away, bytes included: the rights of a move, not delete alone (issue 25).
+  const canTakeOut = list.every((i) => i.can_delete && i.can_download && i.can_edit);
+  if (canTakeOut) actions.push("move");
   actions.push("copy");
   if (canDelete) actions.push("delete");
-  if (single?.can_delete && !(single.kind === "folder" && single.parent_id === 0)) actions.push("archive");
+  if (single && canTakeOut && !(single.kind === "folder" && single.parent_id === 0)) actions.push("archive");
   return actions;
 }

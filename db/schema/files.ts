@@ -96,6 +96,7 @@ export const fileTokens = pgTable("file_tokens", {
   shareId: integer("share_id").references(() => shares.id, { onDelete: "cascade" }),
   /** The email-share recipient whose personal address asked for it, so their download counts for them. */
   recipientId: integer("recipient_id"),
+  /** download, preview or edit; `<use>:pinned` for a token held to its version whatever `latest` asks (pinnedUse). */
   type: text("type").notNull(),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
 });

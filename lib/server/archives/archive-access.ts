@@ -8,7 +8,11 @@ type Who = Pick<User, "id" | "role">;
 
 export const archiveNotFound = () => new AppError("not_found", "Archive not found");
 
-/** The archives a user sees: their own; administrators see every archive. */
+/**
+ * The archives a user sees: their own, the archives of what they owned whoever made them (the
+ * owner keeps an archive: issue 25); administrators see every archive. Whoever archived
+ * something of someone else's no longer reaches it (as in Box: the owner's, not the actor's).
+ */
 export const ownArchives = (user: Who) => (user.role === 3 ? undefined : eq(archives.ownerId, user.id));
 
 /**

@@ -11,6 +11,7 @@ import { assertNoForeignLocks } from "../folders/move-folder";
 import { getFolderOrThrow } from "../folders/get-folder";
 import { enqueueJob } from "../jobs/enqueue";
 import { isLockedForOthers, loadLocks } from "../locks/serialize-lock";
+import { assertMayTakeFileOut, assertMayTakeFolderOut } from "../rights/take-out";
 import { assertArchiveQuota } from "./archive-quota";
 import { presentArchive } from "./present-archives";
 
@@ -18,16 +19,19 @@ export const MOVE_JOB = "archives.move";
 
 /**
  * PUT /file/(id)/archive (api.md): the file leaves the live tree at once (not listed, searched nor
- * shared: its link shares lose it) and a job moves its live versions to the cold tier. Needs the
- * delete right in its folder, like sending it to the trash; a lock of someone else's is a 423.
- * Counted in the archive quota (507). 200 Archive, state pending.
+ * shared: its link shares lose it) and a job moves its live versions to the cold tier. It leaves
+ * its folder as in a move: read, download, edit and delete there (its owner has them all); the
+ * archive is its owner's, whoever archives it. A lock of someone else's is a 423. Counted in the
+ * archive quota (507). 200 Archive, state pending.
  */
 export async function archiveFile(ctx: AuthedCtx, versionId: number): Promise<ArchiveResponse> {
   const user = ctx.actor.user;
-  const { file, folder } = await getFileOrThrow(ctx.db, user, versionId, "delete");
+  const { file, folder, rights } = await getFileOrThrow(ctx.db, user, versionId, "browse");
+  assertMayTakeFileOut(rights, "Archiving a file");
   if (isLockedForOthers((await loadLocks(ctx.db, [file.id])).get(file.id), user.id)) throw new AppError("locked", "This file is locked by another user");
   return ctx.db.transaction(async (tx) => {
-    const archive = await insertArchive(tx, ctx, {
+    const archive = await insertArchive(tx, {
+      ownerId: folder.ownerId,
       type: "file",
       objectId: file.id,
       objectVersionId: file.currentVersionId,
@@ -43,16 +47,19 @@ export async function archiveFile(ctx: AuthedCtx, versionId: number): Promise<Ar
 /**
  * PUT /folder/(id)/archive (api.md): the folder and every live folder and file below it leave the
  * live tree in one transaction, so nobody ever sees part of it gone; a job then moves the bytes.
- * Needs the delete right on the folder; a space's root cannot be archived; a file below locked by
- * someone else is a 423. 200 Archive, state pending.
+ * It leaves its parent as in a move (read, download, edit and delete there, read and download on
+ * its subtree, unless the caller owns it); the archive is the folder's owner's. A space's root
+ * cannot be archived; a file below locked by someone else is a 423. 200 Archive, state pending.
  */
 export async function archiveFolder(ctx: AuthedCtx, folderId: number): Promise<ArchiveResponse> {
   const user = ctx.actor.user;
-  const { folder } = await getFolderOrThrow(ctx.db, user, folderId, "delete");
+  const { folder } = await getFolderOrThrow(ctx.db, user, folderId, "browse");
   if (folder.parentId === null) throw new AppError("forbidden", "A space's top folder cannot be archived");
+  await assertMayTakeFolderOut(ctx.db, user, folder, "Archiving a folder");
   await assertNoForeignLocks(ctx.db, folder.id, user.id);
   return ctx.db.transaction(async (tx) => {
-    const archive = await insertArchive(tx, ctx, {
+    const archive = await insertArchive(tx, {
+      ownerId: folder.ownerId,
       type: "folder",
       objectId: folder.id,
       objectVersionId: null,
@@ -72,12 +79,13 @@ export async function archiveFolder(ctx: AuthedCtx, folderId: number): Promise<A
   });
 }
 
-type NewArchive = Pick<Archive, "type" | "objectId" | "objectVersionId" | "name" | "originalParentId" | "pathName">;
+/** `ownerId`: the owner of what is archived, never the caller (issue 25: the archive stays theirs). */
+type NewArchive = Pick<Archive, "type" | "objectId" | "objectVersionId" | "name" | "originalParentId" | "pathName"> & { ownerId: number };
 
-async function insertArchive(tx: DbOrTx, ctx: AuthedCtx, values: NewArchive): Promise<Archive> {
+async function insertArchive(tx: DbOrTx, values: NewArchive): Promise<Archive> {
   const [archive] = await tx
     .insert(archives)
-    .values({ ...values, ownerId: ctx.actor.user.id })
+    .values(values)
     .onConflictDoNothing({ target: [archives.type, archives.objectId] })
     .returning();
   if (!archive) throw new AppError("conflict", `This ${values.type} is already archived`);

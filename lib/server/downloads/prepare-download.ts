@@ -35,11 +35,14 @@ export async function prepareDownloadById(ctx: AuthedCtx, versionId: number, lat
   return planDownload(ctx.db, { file, version, actorId: ctx.actor.user.id }, http);
 }
 
-/** GET /file/download?token=: the token (type download) stands for its user and its version. */
+/**
+ * GET /file/download?token=: the token (type download) stands for its user and its version;
+ * `latest` swaps in the newest version, except for a token pinned to its own (a workflow validator's).
+ */
 export async function prepareDownloadByToken(db: DbOrTx, token: string, latest: boolean, http: DownloadRequest): Promise<PreparedDownload> {
   const redeemed = await redeemFileToken(db, token, "download");
   let version = redeemed.version;
-  if (latest && redeemed.file.currentVersionId && redeemed.file.currentVersionId !== version.id) {
+  if (latest && !redeemed.pinned && redeemed.file.currentVersionId && redeemed.file.currentVersionId !== version.id) {
     const [current] = await db
       .select()
       .from(fileVersions)

@@ -9,15 +9,12 @@ import { AppError } from "../errors";
 import { getFolderOrThrow } from "../folders/get-folder";
 import type { Mode } from "../present/mode";
 import { assertNotLockedByOther } from "../locks/assert-not-locked";
-import type { RightName } from "../rights/rights";
+import { assertMayTakeFileOut } from "../rights/take-out";
 import { assertDestinationQuota, fileBytes } from "./assert-destination-quota";
 import { getFileOrThrow } from "./get-file";
 import { findLiveFileIdByName } from "./live-files";
 import { validateName } from "./names";
 import { presentFiles, type FileJson } from "./present-files";
-
-// Contract: a move needs read, download, edit and delete in the source and write in the destination.
-const MOVE_NEEDS: RightName[] = ["read", "download", "edit", "delete"];
 
 /**
  * PUT /file/(fileId): rename (`name`, edit right) and/or move (`parent_id`). A file locked by
@@ -33,9 +30,9 @@ export async function updateFile(ctx: AuthedCtx, versionId: number, body: Update
     const isRename = name !== access.file.name;
     if (!isMove && !isRename) return present({ ...ctx, db: tx }, access, mode);
 
-    const needs: RightName[] = isMove ? MOVE_NEEDS : ["edit"];
-    const lacking = needs.find((r) => !access.rights[r]);
-    if (lacking) throw new AppError("forbidden", isMove ? `Moving a file needs the ${lacking} right in its folder` : "Renaming a file needs the edit right in its folder");
+    // Contract: a move needs read, download, edit and delete in the source and write in the destination.
+    if (isMove) assertMayTakeFileOut(access.rights, "Moving a file");
+    else if (!access.rights.edit) throw new AppError("forbidden", "Renaming a file needs the edit right in its folder");
 
     // The file row is held so a concurrent rename, move, lock or delete waits for this one.
     await tx.select({ id: files.id }).from(files).where(eq(files.id, access.file.id)).for("update");

@@ -9,6 +9,7 @@ import { AppError, forbidden } from "../errors";
 import { validateName } from "../files/names";
 import type { Mode } from "../present/mode";
 import { resolveFolderRights } from "../rights/resolve-rights";
+import { assertMayTakeFolderOut } from "../rights/take-out";
 import { findLiveChildFolder, isPrivateRoot, lockFolderName } from "./folder-names";
 import { getFolderOrThrow, lockFolderRow } from "./get-folder";
 import { assertMoveFitsQuota, assertNoForeignLocks, moveSubtree } from "./move-folder";
@@ -18,8 +19,8 @@ type Actor = AuthedCtx["actor"]["user"];
 
 /**
  * PUT /folder/(folderId): rename (`name`: edit right in the parent, or owner), move (`parent_id`:
- * delete right in the current parent, or owner, and write in the destination; never into its
- * own subtree), `quota` and `purge_frequency` (administrators; `recursive` applies the purge
+ * read, download, edit and delete in the current parent, or owner, read and download on its whole
+ * subtree, and write in the destination; never into its own subtree), `quota` and `purge_frequency` (administrators; `recursive` applies the purge
  * frequency to every subfolder). A private space root keeps its place; only administrators
  * rename it. 409 when the name is taken where the folder lands.
  */
@@ -88,10 +89,8 @@ async function assertMayRename(tx: Tx, user: Actor, folder: Folder) {
 /** The destination of a move, once the caller may take the folder out of its parent and put it there. */
 async function getMoveDestination(tx: Tx, user: Actor, folder: Folder, destId: number | null): Promise<Folder | null> {
   if (isPrivateRoot(folder)) throw forbidden("A private space root cannot be moved");
-  if (!isAdmin(user) && folder.ownerId !== user.id) {
-    const parent = folder.parentId ? await resolveFolderRights(tx, user, folder.parentId) : null;
-    if (!parent?.delete) throw forbidden("Moving a folder needs the delete right in its parent folder");
-  }
+  // The subtree takes the owner of its new tree: moving it is taking it, bytes included.
+  await assertMayTakeFolderOut(tx, user, folder, "Moving a folder");
   if (destId === null) {
     if (!isAdmin(user)) throw forbidden("Only administrators put folders at the top level");
     return null;

@@ -5,7 +5,7 @@ import { writeLog } from "../audit/write-log";
 import { logWho, type AuthedCtx } from "../context";
 import { presentTags } from "./present-tags";
 import { recordTagActivity } from "./record-tag-activity";
-import { getVisibleTagOrThrow } from "./tag-access";
+import { getVisibleTagOrThrow, tagLogName } from "./tag-access";
 import { getTagElementOrThrow } from "./tag-element";
 import { seeRight, tagRight } from "./tag-rights";
 
@@ -27,7 +27,7 @@ export async function attachTag(ctx: AuthedCtx, tagId: number, type: TagElementT
       .returning({ tagId: tagLinks.tagId });
     if (inserted.length > 0) {
       await recordTagActivity(tx, { tagId: tag.id, type: TAG_ACTIVITY.attached, actorId: user.id, data: { target_type: element.type, target_id: element.targetId } });
-      await writeLog(tx, logWho(ctx, tx), { type: "ADMLLOG_INSERT", message: `Tag ${tag.name} put on ${element.type} ${element.name}`, objectType: "tag", objectId: tag.id, object: tag.name });
+      await writeLog(tx, logWho(ctx, tx), { type: "ADMLLOG_INSERT", message: `Tag ${tagLogName(tag)} put on ${element.type} ${element.name}`, objectType: "tag", objectId: tag.id, object: tagLogName(tag) });
     }
     return { tag: (await presentTags(tx, [tag]))[0], created: inserted.length > 0 };
   });

@@ -6,7 +6,7 @@ import { writeLog } from "../audit/write-log";
 import { logWho, type AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { recordTagActivity } from "./record-tag-activity";
-import { getVisibleTagOrThrow } from "./tag-access";
+import { getVisibleTagOrThrow, tagLogName } from "./tag-access";
 import { getTagElementOrThrow } from "./tag-element";
 import { seeRight, tagRight } from "./tag-rights";
 
@@ -22,6 +22,6 @@ export async function detachTag(ctx: AuthedCtx, tagId: number, type: TagElementT
       .returning({ tagId: tagLinks.tagId });
     if (removed.length === 0) throw new AppError("not_found", `This tag is not on this ${type}`);
     await recordTagActivity(tx, { tagId: tag.id, type: TAG_ACTIVITY.detached, actorId: user.id, data: { target_type: element.type, target_id: element.targetId } });
-    await writeLog(tx, logWho(ctx, tx), { type: "ADMLLOG_DELETE", message: `Tag ${tag.name} taken off ${element.type} ${element.name}`, objectType: "tag", objectId: tag.id, object: tag.name });
+    await writeLog(tx, logWho(ctx, tx), { type: "ADMLLOG_DELETE", message: `Tag ${tagLogName(tag)} taken off ${element.type} ${element.name}`, objectType: "tag", objectId: tag.id, object: tagLogName(tag) });
   });
 }

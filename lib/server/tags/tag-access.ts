@@ -10,6 +10,13 @@ type Who = Pick<User, "id" | "role">;
 /** The tags a user sees: every public tag and their own private ones (api.md: a private tag is seen by its owner alone, administrators included). */
 export const visibleTags = (user: Pick<User, "id">): SQL => or(eq(tags.private, false), eq(tags.ownerId, user.id))!;
 
+/**
+ * How the audit log names a tag: a public tag by its name, a private one by its id alone. A
+ * private tag is seen by its owner alone, administrators included (api.md), and administrators
+ * read the log (issue 25, finding 18).
+ */
+export const tagLogName = (tag: Pick<Tag, "id" | "name" | "private">): string => (tag.private ? `private tag ${tag.id}` : tag.name);
+
 /** A tag the caller sees; another user's private tag is a 404, as an unknown id. */
 export async function getVisibleTagOrThrow(db: DbOrTx, user: Who, tagId: number): Promise<Tag> {
   const [tag] = await db.select().from(tags).where(and(eq(tags.id, tagId), visibleTags(user))).limit(1);

@@ -6,7 +6,7 @@ import { writeLog } from "../audit/write-log";
 import { logWho, type AuthedCtx } from "../context";
 import { presentTags } from "./present-tags";
 import { recordTagActivity } from "./record-tag-activity";
-import { checkTagName, getCategoryOrThrow, getManagedTagOrThrow, nameTaken } from "./tag-access";
+import { checkTagName, getCategoryOrThrow, getManagedTagOrThrow, nameTaken, tagLogName } from "./tag-access";
 
 /** PUT /tag/(id): rename (activity 2) or change the category; its owner, or an administrator for a public tag. */
 export async function updateTag(ctx: AuthedCtx, tagId: number, input: UpdateTagInput): Promise<TagResponse> {
@@ -24,7 +24,7 @@ export async function updateTag(ctx: AuthedCtx, tagId: number, input: UpdateTagI
       if (name !== undefined && name !== tag.name) {
         await recordTagActivity(tx, { tagId: tag.id, type: TAG_ACTIVITY.renamed, actorId: user.id, data: { old_name: tag.name, name } });
       }
-      await writeLog(tx, logWho(ctx, tx), { type: "ADMLLOG_UPDATE", message: "Tag updated", objectType: "tag", objectId: tag.id, object: updated.name });
+      await writeLog(tx, logWho(ctx, tx), { type: "ADMLLOG_UPDATE", message: "Tag updated", objectType: "tag", objectId: tag.id, object: tagLogName(updated) });
       return (await presentTags(tx, [updated]))[0];
     });
   } catch (error) {

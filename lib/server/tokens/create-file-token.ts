@@ -12,6 +12,14 @@ import type { RightName } from "../rights/rights";
 
 export const FILE_TOKEN_TTL_MS = 15 * 60_000;
 
+/**
+ * What `file_tokens.type` holds for a token pinned to its version: `latest` never swaps it for a
+ * newer one. A workflow validator's tokens are pinned (issue 25): they show the version the
+ * initiator submitted, never one uploaded since. The suffix keeps a pinned token from ever
+ * passing for a plain one.
+ */
+export const pinnedUse = (type: FileTokenType) => `${type}:pinned`;
+
 /** The right each use needs in the file's folder; redeeming checks it again. */
 export const RIGHT_FOR_TOKEN: Record<FileTokenType, RightName> = { download: "download", preview: "read", edit: "edit" };
 

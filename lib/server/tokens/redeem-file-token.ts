@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileTokens, users, type FileRow, type FileVersion, type Folder, type User } from "@/db/schema";
 import type { FileTokenType } from "@/lib/contracts/files";
@@ -9,10 +9,13 @@ import { AppError } from "../errors";
 import { findLiveVersion } from "../files/live-files";
 import { resolveFolderRights } from "../rights/resolve-rights";
 import type { Rights } from "../rights/rights";
-import { RIGHT_FOR_TOKEN } from "./create-file-token";
+import { pinnedUse, RIGHT_FOR_TOKEN } from "./create-file-token";
 
-/** `rights`: the token user's rights in the file's folder now (a preview token's holder may lack download). */
-export type RedeemedFileToken = { version: FileVersion; file: FileRow; folder: Folder; user: User; rights: Rights };
+/**
+ * `rights`: the token user's rights in the file's folder now (a preview token's holder may lack
+ * download). `pinned`: the token serves its version only, whatever `latest` asks (pinnedUse).
+ */
+export type RedeemedFileToken = { version: FileVersion; file: FileRow; folder: Folder; user: User; rights: Rights; pinned: boolean };
 
 /**
  * What a file token gives access to, for the download and preview routes. A token stays usable
@@ -25,7 +28,7 @@ export async function redeemFileToken(db: DbOrTx, token: string, type: FileToken
     .select({ token: fileTokens, user: users })
     .from(fileTokens)
     .innerJoin(users, eq(users.id, fileTokens.userId))
-    .where(and(eq(fileTokens.tokenHash, hashToken(token)), eq(fileTokens.type, type), gt(fileTokens.expiresAt, new Date())))
+    .where(and(eq(fileTokens.tokenHash, hashToken(token)), inArray(fileTokens.type, [type, pinnedUse(type)]), gt(fileTokens.expiresAt, new Date())))
     .limit(1);
   if (!row || accountRefusal(row.user)) throw new AppError("forbidden", "This file token is invalid or has expired; ask for a new one");
 
@@ -33,5 +36,5 @@ export async function redeemFileToken(db: DbOrTx, token: string, type: FileToken
   if (!found) throw new AppError("not_found", "File not found");
   const rights = await resolveFolderRights(db, row.user, found.folder.id);
   if (!rights[RIGHT_FOR_TOKEN[type]]) throw new AppError("forbidden", "The right this token was given for has been withdrawn");
-  return { ...found, user: row.user, rights };
+  return { ...found, user: row.user, rights, pinned: row.token.type !== type };
 }

@@ -14,6 +14,7 @@ import { getFolderOrThrow } from "../folders/get-folder";
 import { presentFolders, type FolderJson } from "../folders/present-folders";
 import { assertNotLockedByOther } from "../locks/assert-not-locked";
 import { resolveFolderRights } from "../rights/resolve-rights";
+import { assertMayTakeFileOut, assertMayTakeFolderOut } from "../rights/take-out";
 import { getTrashItemOrThrow } from "./get-trash-item";
 import { refreshCurrentVersion } from "../files/live-files";
 
@@ -25,12 +26,15 @@ type Place = Folder | "top";
  * item goes to the root of its trash owner's private space, else 409 asks for `folder_id`. A name
  * taken meanwhile gets a numbered suffix. Trashed content always counted in quotas; only entering
  * another folder quota is checked (507). Trashed versions return to their file.
+ * Restoring anywhere but where it came from takes it out of its place as a move does: the rights
+ * of a move there (read, download, edit, delete; on a folder's whole subtree, read and download),
+ * which its owner holds; so the delete right alone never yields the bytes (issue 25).
  */
 export async function restoreTrashItem(ctx: AuthedCtx, trashId: number, body: RestoreTrashBody): Promise<FileJson | FolderJson> {
   const user = ctx.actor.user;
   return ctx.db.transaction(async (tx) => {
     const txCtx = { ...ctx, db: tx };
-    const item = await getTrashItemOrThrow(tx, user, trashId, { forUpdate: true });
+    const { item } = await getTrashItemOrThrow(tx, user, trashId, { forUpdate: true });
     let result: FileJson | FolderJson;
     if (item.folderId !== null) {
       const folder = await restoreFolder(txCtx, item, item.folderId, body.folder_id);
@@ -58,6 +62,7 @@ async function restoreFolder(ctx: AuthedCtx & { db: Tx }, item: TrashItem, folde
   const [folder] = await tx.select().from(folders).where(eq(folders.id, folderId));
   if (!folder) throw new AppError("not_found", "The content of this trash item no longer exists");
   const place = await findPlace(ctx, item, requested, false);
+  if (place !== "top" && place.id !== item.originalParentId) await assertMayTakeFolderOut(tx, user, folder, "Restoring a folder elsewhere", { trashId: item.id });
   if (place === "top" && user.role !== 3 && folder.ownerId !== user.id) {
     throw new AppError("forbidden", "Only administrators may restore a folder at the top level");
   }
@@ -69,10 +74,11 @@ async function restoreFolder(ctx: AuthedCtx & { db: Tx }, item: TrashItem, folde
   const subtree = sql`(${folders.id} = ${folder.id} OR ${folders.path} @> ARRAY[${folder.id}::int])`;
   if (place !== "top") await assertDestinationQuota(tx, folder, place, await folderTreeBytes(tx, folder.id));
   if (prefix.join() !== folder.path.join()) {
-    // Re-root the subtree's materialised paths (and its space) on the new parent.
+    // Re-root the subtree's materialised paths (and its space and owner, as a move does) on the new parent.
     await tx.execute(sql`
       UPDATE folders SET path = ${`{${prefix.join(",")}}`}::int[] || path[${folder.path.length + 1}:cardinality(path)],
-        space = ${place === "top" ? folder.space : place.space}
+        space = ${place === "top" ? folder.space : place.space},
+        owner_id = ${place === "top" ? folder.ownerId : place.ownerId}
       WHERE ${subtree}`);
   }
   // The item's own folder too: older private spaces of deleted users were trashed without trash_id.
@@ -88,6 +94,7 @@ async function restoreFile(ctx: AuthedCtx & { db: Tx }, item: TrashItem, file: F
   if (file.trashId !== item.id) throw new AppError("conflict", "This file is no longer held by this trash item");
   const place = await findPlace(ctx, item, requested, true);
   if (place === "top") throw new AppError("invalid_request", "A file must be restored into a folder", [{ path: "folder_id", message: "a folder id" }]);
+  if (place.id !== file.folderId) assertMayTakeFileOut(await resolveFolderRights(tx, ctx.actor.user, file.folderId), "Restoring a file elsewhere");
   const name = await firstFreeName(file.name, (n) => fileNameTaken(tx, place.id, n));
   const [source] = await tx.select().from(folders).where(eq(folders.id, file.folderId));
   await assertDestinationQuota(tx, source ?? null, place, await fileBytes(tx, file.id));

@@ -8,21 +8,18 @@ import { enqueueJob } from "../jobs/enqueue";
 type Who = { deletedBy: number };
 
 /**
- * Whose trash an item lands in: the owner of the space's top folder for private spaces (so the
- * owner can restore what a collaborator deleted), the person deleting otherwise.
+ * Whose trash an item lands in: the owner of what was deleted (a folder's owner; for a file, its
+ * folder's), whoever deleted it, so the owner can restore what a collaborator deleted and the
+ * collaborator never gains it (issue 25). A folder's owner is its tree's: a private space's user,
+ * a company space's creator.
  */
-export async function trashOwnerOf(db: DbOrTx, folder: Pick<Folder, "id" | "path" | "space" | "ownerId">, deletedBy: number): Promise<number> {
-  if (folder.space !== "private") return deletedBy;
-  const topId = folder.path[0] ?? folder.id;
-  const [top] = await db.select({ ownerId: folders.ownerId }).from(folders).where(eq(folders.id, topId));
-  return top?.ownerId ?? deletedBy;
-}
+export const trashOwnerOf = (folder: Pick<Folder, "ownerId">): number => folder.ownerId;
 
 /** Sends a folder and its live subtree to the trash as one item. */
 export async function sendFolderToTrash(db: DbOrTx, folder: Folder, who: Who): Promise<TrashItem> {
   const [item] = await db
     .insert(trashItems)
-    .values({ folderId: folder.id, ownerId: await trashOwnerOf(db, folder, who.deletedBy), deletedBy: who.deletedBy, originalParentId: folder.parentId, name: folder.name })
+    .values({ folderId: folder.id, ownerId: trashOwnerOf(folder), deletedBy: who.deletedBy, originalParentId: folder.parentId, name: folder.name })
     .returning();
   const now = new Date();
   await db
@@ -66,7 +63,7 @@ export async function markTrashedFiles(db: DbOrTx, trashId: number, when: Date, 
 export async function sendFileToTrash(db: DbOrTx, file: FileRow, folder: Folder, who: Who): Promise<TrashItem> {
   const [item] = await db
     .insert(trashItems)
-    .values({ fileId: file.id, ownerId: await trashOwnerOf(db, folder, who.deletedBy), deletedBy: who.deletedBy, originalParentId: file.folderId, name: file.name })
+    .values({ fileId: file.id, ownerId: trashOwnerOf(folder), deletedBy: who.deletedBy, originalParentId: file.folderId, name: file.name })
     .returning();
   await db.update(files).set({ deletedAt: new Date(), trashId: item.id }).where(eq(files.id, file.id));
   return item;
@@ -79,7 +76,7 @@ export async function sendFileToTrash(db: DbOrTx, file: FileRow, folder: Folder,
 export async function sendVersionsToTrash(db: DbOrTx, file: FileRow, folder: Folder, versionIds: number[], who: Who): Promise<TrashItem> {
   const [item] = await db
     .insert(trashItems)
-    .values({ fileId: file.id, versionIds, ownerId: await trashOwnerOf(db, folder, who.deletedBy), deletedBy: who.deletedBy, originalParentId: file.folderId, name: file.name })
+    .values({ fileId: file.id, versionIds, ownerId: trashOwnerOf(folder), deletedBy: who.deletedBy, originalParentId: file.folderId, name: file.name })
     .returning();
   await db.update(fileVersions).set({ deletedAt: new Date() }).where(inArray(fileVersions.id, versionIds));
   await refreshCurrentVersion(db, file.id);

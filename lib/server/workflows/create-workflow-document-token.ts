@@ -1,10 +1,11 @@
 import "server-only";
 import { and, eq, or } from "drizzle-orm";
-import { fileTokens, files, workflowObjects, type WorkflowInstanceRow } from "@/db/schema";
+import { fileTokens, fileVersions, workflowObjects, type WorkflowInstanceRow } from "@/db/schema";
 import { hashToken, newToken } from "../auth/tokens";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";
-import { FILE_TOKEN_TTL_MS } from "../tokens/create-file-token";
+import { FILE_TOKEN_TTL_MS, pinnedUse } from "../tokens/create-file-token";
+import { SIGNED_SCAN_NUMBER } from "./present-workflow-instances";
 import { assertAlive, getInstanceForUserOrThrow, openParticipantTokenOrThrow } from "./workflow-access";
 
 /**
@@ -13,7 +14,9 @@ import { assertAlive, getInstanceForUserOrThrow, openParticipantTokenOrThrow } f
  * with the platform's own viewers (`/api/preview/(id)/content?token=`) and download it
  * (`/api/file/download?token=`). The token stands for the initiator: the document is shown on
  * their behalf, with their rights checked again when it is used. Only the instance's own
- * versions (and, flux 2, the signed scan) are reachable; anything else is a 404.
+ * versions (and, flux 2, the signed scan as the signer sent it: its first version) are
+ * reachable; anything else is a 404. The token is pinned to that version: `latest` never turns
+ * it into one uploaded since the instance started (issue 25).
  */
 export async function createWorkflowDocumentToken(ctx: Ctx, key: string | number, versionId: number, type: "preview" | "download"): Promise<{ token: string }> {
   let instance: WorkflowInstanceRow;
@@ -27,11 +30,11 @@ export async function createWorkflowDocumentToken(ctx: Ctx, key: string | number
   const signed = await ctx.db
     .select({ id: workflowObjects.id })
     .from(workflowObjects)
-    .leftJoin(files, eq(files.id, workflowObjects.signedFileId))
-    .where(and(eq(workflowObjects.instanceId, instance.id), or(eq(workflowObjects.versionId, versionId), eq(files.currentVersionId, versionId))))
+    .leftJoin(fileVersions, and(eq(fileVersions.fileId, workflowObjects.signedFileId), eq(fileVersions.number, SIGNED_SCAN_NUMBER)))
+    .where(and(eq(workflowObjects.instanceId, instance.id), or(eq(workflowObjects.versionId, versionId), eq(fileVersions.id, versionId))))
     .limit(1);
   if (signed.length === 0) throw new AppError("not_found", "This document is not part of the instance");
   const token = newToken();
-  await ctx.db.insert(fileTokens).values({ tokenHash: hashToken(token), versionId, userId: instance.ownerId, type, expiresAt: new Date(Date.now() + FILE_TOKEN_TTL_MS) });
+  await ctx.db.insert(fileTokens).values({ tokenHash: hashToken(token), versionId, userId: instance.ownerId, type: pinnedUse(type), expiresAt: new Date(Date.now() + FILE_TOKEN_TTL_MS) });
   return { token };
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { asc, eq, inArray } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "@/db";
 import { fileVersions, files, workflowObjects, workflowParticipants, type WorkflowInstanceRow, type WorkflowParticipantRow } from "@/db/schema";
@@ -74,6 +74,9 @@ export function presentParticipant(p: WorkflowParticipantRow): WorkflowParticipa
 
 const signedFiles = alias(files, "signed_files");
 
+/** The signed scan is a file of its own (never a new version of another): its first version is what the signer sent. */
+export const SIGNED_SCAN_NUMBER = 1;
+
 /** The files of instances, in their order: the version sent (the File id), its name now, size and type. */
 export async function loadInstanceDocuments(db: DbOrTx, instanceIds: number[]): Promise<Map<number, InstanceDocument[]>> {
   const rows = await db
@@ -85,7 +88,8 @@ export async function loadInstanceDocuments(db: DbOrTx, instanceIds: number[]): 
       size: fileVersions.size,
       mime: fileVersions.mime,
       signedName: signedFiles.name,
-      signedVersionId: signedFiles.currentVersionId,
+      // The scan as the signer sent it, never a version uploaded over it since (issue 25).
+      signedVersionId: sql<number | null>`(SELECT v.id FROM file_versions v WHERE v.file_id = ${signedFiles.id} AND v.number = ${SIGNED_SCAN_NUMBER} AND v.deleted_at IS NULL)`,
     })
     .from(workflowObjects)
     .innerJoin(files, eq(files.id, workflowObjects.fileId))

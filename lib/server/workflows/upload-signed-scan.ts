@@ -27,6 +27,9 @@ export const signedName = (original: string) => `${original.replace(/\.[^./\\]{1
  * becomes a new file beside the original, `<name> (signed).pdf` (numbered on a clash), committed
  * through the upload path as the initiator (their write right and quota apply), and the instance
  * closes as signed: the initiator is mailed, and the copies go out with send_copy.
+ * One scan is accepted: the decision is taken under the instance's row lock in the transaction
+ * that commits the file, so a concurrent upload finds it taken (409) and leaves no file, no blob
+ * and no quota behind (issue 25, finding 16).
  */
 export async function uploadSignedScan(ctx: Ctx, token: string, source: BodySource, base: string): Promise<WorkflowInstanceResponse> {
   const { instance, participant } = await openParticipantTokenOrThrow(ctx.db, token);
@@ -52,21 +55,27 @@ export async function uploadSignedScan(ctx: Ctx, token: string, source: BodySour
     await store.delete(blob.id).catch(() => {});
     throw new AppError("unsupported_media_type", "Send the scanned signed document as a PDF");
   }
-  const asOwner: AuthedCtx = { ...ctx, actor: { user: owner, realUser: owner, sessionId: null } };
-  const committed = await commitUpload(asOwner, { folderId: original.folderId, name: signedName(original.name), blob, neverOverwrite: true });
 
-  return ctx.db.transaction(async (tx) => {
-    // Under the instance's lock: a second upload racing this one finds the decision taken.
-    const locked = await openParticipantTokenOrThrow(tx, token, { forUpdate: true });
-    const [signer] = await tx.select().from(workflowParticipants).where(eq(workflowParticipants.id, locked.participant.id));
-    if (signer.decision) throw new AppError("conflict", "The signed document was already received", { state: locked.instance.state });
-    const now = new Date();
-    const [decided] = await tx.update(workflowParticipants).set({ decision: "signed", decidedAt: now }).where(eq(workflowParticipants.id, signer.id)).returning();
-    await tx.update(workflowObjects).set({ signedFileId: committed.file.id }).where(eq(workflowObjects.instanceId, instance.id));
-    await recordWorkflowEvent(tx, ctx.request, { instanceId: instance.id, participantId: signer.id, action: "signed", comment: committed.file.name });
-    const who = { actor: null, request: ctx.request };
-    await writeLog(tx, who, { type: "ADMLLOG_UPDATE", message: `${signer.email} sent the signed scan of workflow ${instance.id} (${committed.file.name})`, objectType: "workflow", objectId: instance.id, object: committed.file.name });
-    const closed = await closeWorkflowInstance(tx, who, locked.instance, "signed", base);
-    return presentForParticipant(tx, closed, decided);
-  });
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      // The instance's row lock first: racing uploads queue here, and all but the first find the decision taken.
+      const locked = await openParticipantTokenOrThrow(tx, token, { forUpdate: true });
+      const [signer] = await tx.select().from(workflowParticipants).where(eq(workflowParticipants.id, locked.participant.id));
+      if (signer.decision) throw new AppError("conflict", "The signed document was already received", { state: locked.instance.state });
+      const asOwner: AuthedCtx = { ...ctx, db: tx, actor: { user: owner, realUser: owner, sessionId: null } };
+      const committed = await commitUpload(asOwner, { folderId: original.folderId, name: signedName(original.name), blob, neverOverwrite: true });
+      const now = new Date();
+      const [decided] = await tx.update(workflowParticipants).set({ decision: "signed", decidedAt: now }).where(eq(workflowParticipants.id, signer.id)).returning();
+      await tx.update(workflowObjects).set({ signedFileId: committed.file.id }).where(eq(workflowObjects.instanceId, instance.id));
+      await recordWorkflowEvent(tx, ctx.request, { instanceId: instance.id, participantId: signer.id, action: "signed", comment: committed.file.name });
+      const who = { actor: null, request: ctx.request };
+      await writeLog(tx, who, { type: "ADMLLOG_UPDATE", message: `${signer.email} sent the signed scan of workflow ${instance.id} (${committed.file.name})`, objectType: "workflow", objectId: instance.id, object: committed.file.name });
+      const closed = await closeWorkflowInstance(tx, who, locked.instance, "signed", base);
+      return presentForParticipant(tx, closed, decided);
+    });
+  } catch (error) {
+    // Rolled back: no row holds the blob any more (commitUpload already let go of it when it failed itself).
+    await store.delete(blob.id).catch(() => {});
+    throw error;
+  }
 }

@@ -96,14 +96,16 @@ describe("PUT /file/(id)/archive", () => {
     expect(await db.select().from(shareRoots).where(eq(shareRoots.shareId, share.id))).toEqual([]);
   });
 
-  it("needs the delete right; a stranger gets nothing; someone else's lock is a 423; no token is a 401", async () => {
+  it("needs the rights of a move (read, download, edit, delete); a stranger gets nothing; someone else's lock is a 423; no token is a 401", async () => {
     const { user, project, report } = await scene();
     const other = await createTestUser();
     expectError(await archiveIt(other.token, "file", report.version.id), 403);
-    await grantRight(project.id, other.id, allRightsBut("delete"));
-    expectError(await archiveIt(other.token, "file", report.version.id), 403, "forbidden");
+    for (const missing of ["delete", "download", "read", "edit"] as const) {
+      await grantRight(project.id, other.id, allRightsBut(missing));
+      expectError(await archiveIt(other.token, "file", report.version.id), 403, "forbidden");
+    }
     await lockAs(other, report.file.id);
-    await grantRight(project.id, other.id, { delete: true });
+    await grantRight(project.id, other.id, { read: true, download: true, edit: true, delete: true });
     expectError(await archiveIt(user.token, "file", report.version.id), 423, "locked");
     expect((await archiveIt(other.token, "file", report.version.id)).status).toBe(200);
     expectError(await archiveIt(user.token, "file", report.version.id), 404, "not_found");

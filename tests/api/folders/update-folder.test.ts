@@ -88,13 +88,16 @@ describe("PUT /api/folder/(folderId): move", () => {
     expect((await rowsOf([a.id])).get(a.id)!.parentId).toBe(work.id);
   });
 
-  it("needs delete in the source parent and write in the destination", async () => {
+  it("needs read, download, edit and delete in the source parent and write in the destination", async () => {
     const { owner, guest, work } = await createSharedScene();
     const a = await createFolder(owner, work.id, "A");
     const dest = await createFolder(owner, work.id, "Dest");
     await grantRight(work.id, guest.id, allRightsBut("delete"));
     expectError(await putFolder(guest.token, a.id, { parent_id: dest.id }), 403, "forbidden");
+    // The delete right alone does not take a folder away (issue 25).
     await grantRight(work.id, guest.id, { read: true, delete: true });
+    expectError(await putFolder(guest.token, a.id, { parent_id: dest.id }), 403, "forbidden");
+    await grantRight(work.id, guest.id, allRightsBut("write"));
     expectError(await putFolder(guest.token, a.id, { parent_id: dest.id }), 403, "forbidden");
     await grantRight(dest.id, guest.id, { write: true });
     const other = await createTestUser();
