@@ -117,7 +117,7 @@ async function runPdf<T>(op: string, source: PdfSource, args: Record<string, unk
   const store = getBlobStore();
   const read = async (start: number, end: number) => readRange(await store.read(source.blobId, { start, end: Math.min(end, source.size - 1) }));
   try {
-    return await pdfPool().run<T>(op, { ...args, size: source.size, limits: LIMITS }, { ...wait, read });
+    return await pdfPool().run<T>(op, { ...args, size: source.size, limits: LIMITS }, { ...wait, read, timeoutMs: pdfTimeoutMs() });
   } catch (error) {
     if (error instanceof WorkerTaskError) {
       if (error.code === "page_out_of_range") throw new PdfPageOutOfRange((error.details as { pageCount: number }).pageCount);

@@ -5,9 +5,18 @@
 // tests, `next start` and the esbuild server bundle (it is loaded by path, from the project's
 // folder). Everything else arrives by message: the operation, its limits, and the bytes of the
 // document, range by range, read by the main thread from whatever store holds them.
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 
 const CHUNK = 256 * 1024;
+
+// On Linux a thread has a priority of its own: this one yields the CPU to the web thread, so a
+// heavy document slows other documents, not the answers of the server. Elsewhere, no change.
+try {
+  const thread = Number(readlinkSync("/proc/thread-self").split("/").pop());
+  if (Number.isInteger(thread) && thread > 0) setPriority(thread, 10);
+} catch {}
 
 /** @type {Promise<typeof import("pdfjs-dist/legacy/build/pdf.mjs")> | undefined} */
 let pdfjs;
