@@ -27,8 +27,13 @@ afterEach(() => {
   delete process.env.PDF_TIMEOUT_MS;
 });
 
-/** GET /api/health, again and again, for as long as `work` runs: every answer's time. */
+/**
+ * GET /api/health, again and again, for as long as `work` runs. Each time counts the answer and
+ * how late the short pause after it ended: a blocked event loop shows in one or the other,
+ * whenever it blocks.
+ */
 async function healthWhile<T>(work: Promise<T>): Promise<{ result: T; times: number[]; elapsed: number }> {
+  const PAUSE_MS = 20;
   const started = performance.now();
   let done = false;
   const settled = work.finally(() => {
@@ -38,9 +43,9 @@ async function healthWhile<T>(work: Promise<T>): Promise<{ result: T; times: num
   while (!done) {
     const t = performance.now();
     const res = await healthRoute.GET();
-    times.push(performance.now() - t);
     expect(res.status).toBe(200);
-    await sleep(20);
+    await sleep(PAUSE_MS);
+    times.push(performance.now() - t - PAUSE_MS);
   }
   return { result: await settled, times, elapsed: performance.now() - started };
 }
@@ -53,7 +58,7 @@ async function healthWhile<T>(work: Promise<T>): Promise<{ result: T; times: num
  */
 function expectFast(times: number[]) {
   const shown = `health answered in ${times.map((t) => Math.round(t)).join(", ")} ms`;
-  expect(times.filter((t) => t >= 100).length, shown).toBeLessThanOrEqual(Math.floor(times.length / 10));
+  expect(times.filter((t) => t >= 100).length, shown).toBeLessThanOrEqual(Math.ceil(times.length / 10));
   expect(Math.max(...times), shown).toBeLessThan(1000);
 }
 
