@@ -12,6 +12,7 @@ import { commitUpload } from "../files/commit-upload";
 import { resolveFolderRights } from "../rights/resolve-rights";
 import { readBlobUpTo } from "./add-signature-document";
 import { initiatorOf, lockRequest } from "./notify-actors";
+import { pngOfDataUrl } from "./drawn-signature";
 import { recordActivity } from "./record-activity";
 import { MAX_SIGNABLE_PDF_BYTES } from "./seal/inspect-pdf";
 import { sealPdf } from "./seal/seal-pdf";
@@ -31,7 +32,7 @@ export function stampsOf(fields: SignatureFieldRow[], actors: Map<number, Signat
     if (f.type === "signature") {
       const actor = actors.get(f.actorId);
       if (actor?.signatureKind === "drawn" && actor.signatureImage) {
-        stamps.push({ ...box, kind: "image", png: Buffer.from(actor.signatureImage.replace(/^data:image\/png;base64,/, ""), "base64") });
+        stamps.push({ ...box, kind: "image", png: pngOfDataUrl(actor.signatureImage) });
       } else if (actor?.signatureText) {
         stamps.push({ ...box, kind: "text", text: actor.signatureText, font: "script" });
       }

@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as healthRoute from "@/app/api/health/route";
 import * as contentRoute from "@/app/api/preview/[fileId]/content/route";
 import { getDb } from "@/db";
 import { versionPreviews, versionTexts } from "@/db/schema";
@@ -10,14 +9,14 @@ import { extractText } from "@/lib/server/texts/extract-text";
 import { createFileToken } from "@/lib/server/tokens/create-file-token";
 import { createFileScene, OPEN_TIMEOUT, openDatabase } from "../../helpers/file-ops-factories";
 import { ctxFor } from "../../helpers/files";
+import { expectHealthFast, healthWhile, warmHealth } from "../../helpers/health";
 import { callBytes, makeImageBombPdf, makeManyPagesPdf, makeOperatorsPdf, uploadBytes } from "./fixtures";
 
 // Issue 25, finding 3: one PDF froze the whole server. pdf.js now works in worker threads with
 // limits; the web process's event loop keeps answering whatever the document holds.
 beforeAll(async () => {
   await openDatabase();
-  // The first answers compile the route and open connections: measured ones come after.
-  for (let i = 0; i < 5; i++) await healthRoute.GET();
+  await warmHealth();
 }, OPEN_TIMEOUT);
 const LIMIT_MS = 3000;
 beforeEach(() => {
@@ -26,41 +25,6 @@ beforeEach(() => {
 afterEach(() => {
   delete process.env.PDF_TIMEOUT_MS;
 });
-
-/**
- * GET /api/health, again and again, for as long as `work` runs. Each time counts the answer and
- * how late the short pause after it ended: a blocked event loop shows in one or the other,
- * whenever it blocks.
- */
-async function healthWhile<T>(work: Promise<T>): Promise<{ result: T; times: number[]; elapsed: number }> {
-  const PAUSE_MS = 20;
-  const started = performance.now();
-  let done = false;
-  const settled = work.finally(() => {
-    done = true;
-  });
-  const times: number[] = [];
-  while (!done) {
-    const t = performance.now();
-    const res = await healthRoute.GET();
-    expect(res.status).toBe(200);
-    await sleep(PAUSE_MS);
-    times.push(performance.now() - t - PAUSE_MS);
-  }
-  return { result: await settled, times, elapsed: performance.now() - started };
-}
-
-/**
- * Health answers in under 100 ms while the document is worked on. A loaded test machine (other
- * processes on the same cores) delays a few answers with nothing running at all, so one in ten
- * may be late, none by more than a second; on the event loop the same documents held every
- * answer for 10 to 40 s.
- */
-function expectFast(times: number[]) {
-  const shown = `health answered in ${times.map((t) => Math.round(t)).join(", ")} ms`;
-  expect(times.filter((t) => t >= 100).length, shown).toBeLessThanOrEqual(Math.ceil(times.length / 10));
-  expect(Math.max(...times), shown).toBeLessThan(1000);
-}
 
 async function heavyScene(name: string, bytes: Buffer) {
   const { owner, folder } = await createFileScene();
@@ -80,17 +44,17 @@ describe("a pathological PDF never stalls the server", () => {
     const rssBefore = process.memoryUsage().rss;
 
     const thumbnail = await healthWhile(makePreview(db, version.id));
-    expectFast(thumbnail.times);
+    expectHealthFast(thumbnail.times);
     expect(thumbnail.elapsed).toBeLessThan(LIMIT_MS + 2000);
     expect(await previewOf(version.id)).toMatchObject({ state: "available", pageCount: 1 });
 
     const rendition = await healthWhile(page(1));
-    expectFast(rendition.times);
+    expectHealthFast(rendition.times);
     expect(rendition.result.status).toBe(200);
     expect(rendition.result.headers.get("content-type")).toBe("image/png");
 
     const text = await healthWhile(extractText(db, version.id));
-    expectFast(text.times);
+    expectHealthFast(text.times);
     expect((await textOf(version.id)).state).toBe("available");
 
     // Decoded, the image alone is 1.6 GB of pixels.
@@ -103,7 +67,7 @@ describe("a pathological PDF never stalls the server", () => {
     const rssBefore = process.memoryUsage().rss;
 
     const rendition = await healthWhile(page(1));
-    expectFast(rendition.times);
+    expectHealthFast(rendition.times);
     expect(rendition.elapsed).toBeGreaterThanOrEqual(LIMIT_MS);
     expect(rendition.elapsed).toBeLessThan(LIMIT_MS + 2000);
     expect(rendition.result.status).toBe(415);
@@ -113,14 +77,14 @@ describe("a pathological PDF never stalls the server", () => {
     expect(performance.now() - again).toBeLessThan(500);
 
     const thumbnail = await healthWhile(makePreview(db, version.id));
-    expectFast(thumbnail.times);
+    expectHealthFast(thumbnail.times);
     expect(thumbnail.elapsed).toBeLessThan(LIMIT_MS + 2000);
     const preview = await previewOf(version.id);
     expect(preview).toMatchObject({ state: "failed", thumbBlobId: null });
     expect(preview.error).toMatch(/too heavy.*longer than 3 s/);
 
     const text = await healthWhile(extractText(db, version.id));
-    expectFast(text.times);
+    expectHealthFast(text.times);
     expect(text.elapsed).toBeLessThan(LIMIT_MS + 2000);
     expect(["available", "failed"]).toContain((await textOf(version.id)).state);
 
@@ -134,12 +98,12 @@ describe("a pathological PDF never stalls the server", () => {
     const db = await getDb();
     // pdf.js needs some 15 s to open this file (a flat page tree), then reads a few pages a second.
     const text = await healthWhile(extractText(db, version.id));
-    expectFast(text.times);
+    expectHealthFast(text.times);
     expect(text.elapsed).toBeLessThan(LIMIT_MS + 2000);
     expect((await textOf(version.id)).state).toBe("failed");
 
     const thumbnail = await healthWhile(makePreview(db, version.id));
-    expectFast(thumbnail.times);
+    expectHealthFast(thumbnail.times);
     expect(thumbnail.elapsed).toBeLessThan(LIMIT_MS + 2000);
     expect(await previewOf(version.id)).toMatchObject({ state: "failed", error: expect.stringMatching(/too heavy/) });
   }, 60_000);
