@@ -9,6 +9,7 @@ import {
 } from "pdf-lib";
 import { AppError } from "@/lib/server/errors";
 import { normaliseDrawnSignature } from "../drawn-signature";
+import { stripActiveContent } from "./active-content";
 import { FontStack } from "./fonts";
 import { loadSignablePdf } from "./inspect-pdf";
 import { pageGeometry } from "./page-geometry";
@@ -39,6 +40,8 @@ const MAX_TEXT_SIZE = 14;
  */
 export async function stampFields(pdf: Uint8Array, stamps: Stamp[]): Promise<Uint8Array> {
   const doc = await loadSignablePdf(pdf);
+  // Refused when the request was made; removed here too, for documents that came in before.
+  stripActiveContent(doc);
   const pages = doc.getPages();
   const fonts = new Fonts(doc);
   for (const stamp of stamps) {
