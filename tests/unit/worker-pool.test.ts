@@ -12,7 +12,7 @@ let next = 1;
 const read = (id, start, end) => new Promise((resolve, reject) => {
   const req = next++;
   reads.set(req, { resolve, reject });
-  parentPort.postMessage({ type: "read", id, req, start, end });
+  parentPort.postMessage({ type: "call", id, req, name: "read", args: { start, end } });
 });
 const ops = {
   echo: async (id, args) => ({ args, threadId }),
@@ -22,7 +22,7 @@ const ops = {
   read: async (id) => { const bytes = await read(id, 2, 5); return { text: Buffer.from(bytes).toString() }; },
 };
 parentPort.on("message", (m) => {
-  if (m.type === "bytes") { const p = reads.get(m.req); reads.delete(m.req); return m.error ? p.reject(new Error(m.error)) : p.resolve(m.bytes); }
+  if (m.type === "reply") { const p = reads.get(m.req); reads.delete(m.req); return m.error ? p.reject(new Error(m.error)) : p.resolve(m.value); }
   ops[m.op](m.id, m.args).then(
     (value) => parentPort.postMessage({ type: "done", id: m.id, value }),
     (e) => parentPort.postMessage({ type: "fail", id: m.id, error: { message: e.message, code: e.code } }),
@@ -41,7 +41,7 @@ describe("WorkerPool", () => {
     const echoed = await p.run<{ args: unknown; threadId: number }>("echo", { n: 1 });
     expect(echoed.args).toEqual({ n: 1 });
     expect(echoed.threadId).toBeGreaterThan(0);
-    expect(await p.run("read", {}, { read: async (start, end) => new TextEncoder().encode("abcdefgh".slice(start, end + 1)) })).toEqual({ text: "cdef" });
+    expect(await p.run("read", {}, { calls: { read: async ({ start, end }) => new TextEncoder().encode("abcdefgh".slice(start, end + 1)) } })).toEqual({ text: "cdef" });
     await expect(p.run("throws", {})).rejects.toMatchObject({ constructor: WorkerTaskError, code: "unreadable", message: "bad document" });
   });
 

@@ -115,9 +115,9 @@ async function runPdf<T>(op: string, source: PdfSource, args: Record<string, unk
   if (source.size > MAX_PDF_BYTES) throw new PdfTooLarge(source.size);
   if (source.size === 0) throw new PdfUnreadable("The file is empty");
   const store = getBlobStore();
-  const read = async (start: number, end: number) => readRange(await store.read(source.blobId, { start, end: Math.min(end, source.size - 1) }));
+  const read = async ({ start, end }: { start: number; end: number }) => readRange(await store.read(source.blobId, { start, end: Math.min(end, source.size - 1) }));
   try {
-    return await pdfPool().run<T>(op, { ...args, size: source.size, limits: LIMITS }, { ...wait, read, timeoutMs: pdfTimeoutMs() });
+    return await pdfPool().run<T>(op, { ...args, size: source.size, limits: LIMITS }, { ...wait, calls: { read }, timeoutMs: pdfTimeoutMs() });
   } catch (error) {
     if (error instanceof WorkerTaskError) {
       if (error.code === "page_out_of_range") throw new PdfPageOutOfRange((error.details as { pageCount: number }).pageCount);

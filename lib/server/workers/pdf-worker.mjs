@@ -22,16 +22,16 @@ try {
 let pdfjs;
 const loadPdfjs = () => (pdfjs ??= import("pdfjs-dist/legacy/build/pdf.mjs"));
 
-/** @type {Map<number, { resolve: (bytes: Uint8Array) => void, reject: (error: Error) => void }>} */
-const reads = new Map();
-let nextRead = 1;
+/** @type {Map<number, { resolve: (value: unknown) => void, reject: (error: Error) => void }>} */
+const calls = new Map();
+let nextCall = 1;
 
 /** An inclusive byte range of the task's document, read by the main thread. */
 function readRange(taskId, start, end) {
   return new Promise((resolve, reject) => {
-    const req = nextRead++;
-    reads.set(req, { resolve, reject });
-    parentPort.postMessage({ type: "read", id: taskId, req, start, end });
+    const req = nextCall++;
+    calls.set(req, { resolve, reject });
+    parentPort.postMessage({ type: "call", id: taskId, req, name: "read", args: { start, end } });
   });
 }
 
@@ -154,12 +154,12 @@ const OPERATIONS = {
 };
 
 parentPort.on("message", (message) => {
-  if (message.type === "bytes") {
-    const pending = reads.get(message.req);
-    reads.delete(message.req);
+  if (message.type === "reply") {
+    const pending = calls.get(message.req);
+    calls.delete(message.req);
     if (!pending) return;
     if (message.error !== undefined) pending.reject(new TaskError("read_failed", message.error));
-    else pending.resolve(message.bytes);
+    else pending.resolve(message.value);
     return;
   }
   if (message.type !== "run") return;

@@ -11,11 +11,12 @@ import { Worker } from "node:worker_threads";
  * (WorkerBusy) once it has passed, so a request answers 423 instead of piling up.
  *
  * A worker file speaks a small protocol:
- * in:  {type: "run", id, op, args} and {type: "bytes", req, bytes | error}
+ * in:  {type: "run", id, op, args} and {type: "reply", req, value | error}
  * out: {type: "done", id, value} | {type: "fail", id, error: {message, code?, details?}}
- *      | {type: "read", id, req, start, end} (an inclusive byte range of the task's source,
- *      answered by the task's `read`: the worker never opens the blob store itself, so it works
- *      the same on disk and on S3).
+ *      | {type: "call", id, req, name, args}: the worker asks the main thread for something only
+ *      it has, answered by the task's `calls[name]`: the byte ranges of a blob (the worker never
+ *      opens the blob store, so it works the same on disk and on S3), a signature with a key that
+ *      never leaves the main thread.
  */
 
 export type WorkerPoolOptions = {
@@ -37,8 +38,8 @@ export type TaskOptions = {
   timeoutMs?: number;
   /** How long the task may wait for a free worker; past it, WorkerBusy. Unset: it waits its turn. */
   waitMs?: number;
-  /** Serves the worker's byte-range reads of the task's source (inclusive range). */
-  read?: (start: number, end: number) => Promise<Uint8Array>;
+  /** What the worker may ask the main thread for, by name. */
+  calls?: Record<string, (args: any) => Promise<unknown>>;
 };
 
 /** Over the time or memory limit, or the thread died: the content is the cause, the task is over. */
@@ -70,8 +71,8 @@ type Task = {
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   waitTimer?: NodeJS.Timeout;
-  /** A failure of `read` (the store's error), rethrown as is rather than as the worker's. */
-  readError?: unknown;
+  /** A failure of a call (the store's error), rethrown as is rather than as the worker's. */
+  callError?: unknown;
 };
 
 type Slot = { worker: Worker | null; task: Task | null; timer?: NodeJS.Timeout; idleTimer?: NodeJS.Timeout; ending?: Promise<unknown> };
@@ -79,7 +80,7 @@ type Slot = { worker: Worker | null; task: Task | null; timer?: NodeJS.Timeout; 
 type Message =
   | { type: "done"; id: number; value: unknown }
   | { type: "fail"; id: number; error: { message: string; code?: string; details?: unknown } }
-  | { type: "read"; id: number; req: number; start: number; end: number };
+  | { type: "call"; id: number; req: number; name: string; args: unknown };
 
 export class WorkerPool {
   private readonly slots: Slot[];
@@ -164,23 +165,23 @@ export class WorkerPool {
   private receive(slot: Slot, worker: Worker, message: Message) {
     const task = slot.task;
     if (slot.worker !== worker || !task || message.id !== task.id) return;
-    if (message.type === "read") {
-      const read = task.options.read;
-      const answer = read ? read(message.start, message.end) : Promise.reject(new Error("This task has no source to read"));
+    if (message.type === "call") {
+      const call = task.options.calls?.[message.name];
+      const answer = call ? call(message.args) : Promise.reject(new Error(`This task answers no call ${message.name}`));
       answer.then(
-        (bytes) => {
-          if (slot.task === task) worker.postMessage({ type: "bytes", req: message.req, bytes });
+        (value) => {
+          if (slot.task === task) worker.postMessage({ type: "reply", req: message.req, value });
         },
         (error: unknown) => {
-          task.readError ??= error;
-          if (slot.task === task) worker.postMessage({ type: "bytes", req: message.req, error: String(error) });
+          task.callError ??= error;
+          if (slot.task === task) worker.postMessage({ type: "reply", req: message.req, error: String(error) });
         },
       );
     } else if (message.type === "done") {
       this.settle(slot, { value: message.value });
     } else {
       const { message: text, code, details } = message.error;
-      this.settle(slot, { error: task.readError ?? new WorkerTaskError(text, code, details) });
+      this.settle(slot, { error: task.callError ?? new WorkerTaskError(text, code, details) });
     }
   }
 
