@@ -1,10 +1,9 @@
 import "server-only";
-import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { getBlobStore } from "@/lib/server/blobs/stores";
 import { AppError } from "../errors";
-import { WorkerBusy, WorkerLimitExceeded, WorkerPool, WorkerTaskError, type TaskOptions } from "../workers/worker-pool";
+import { defaultPoolSize, positiveSetting, WorkerBusy, WorkerLimitExceeded, WorkerPool, WorkerTaskError, type TaskOptions } from "../workers/worker-pool";
 
 /** Past this size a PDF gets no page count, thumbnail or text: pdf.js reserves the whole length. */
 export const MAX_PDF_BYTES = 200 * 1024 * 1024;
@@ -32,8 +31,8 @@ function pdfPool(): WorkerPool {
   const shared = globalThis as unknown as { __coffrePdfPool?: WorkerPool };
   shared.__coffrePdfPool ??= new WorkerPool({
     file: path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "server", "workers", "pdf-worker.mjs"),
-    size: positive(process.env.PDF_WORKERS, Math.min(2, Math.max(1, availableParallelism() - 1))),
-    memoryMb: positive(process.env.PDF_WORKER_MEMORY_MB, 512),
+    size: positiveSetting(process.env.PDF_WORKERS, defaultPoolSize()),
+    memoryMb: positiveSetting(process.env.PDF_WORKER_MEMORY_MB, 512),
     timeoutMs: pdfTimeoutMs(),
     maxQueue: 64,
     idleMs: 60_000,
@@ -42,12 +41,7 @@ function pdfPool(): WorkerPool {
 }
 
 /** The wall-clock limit of one PDF operation. */
-export const pdfTimeoutMs = () => positive(process.env.PDF_TIMEOUT_MS, 30_000);
-
-function positive(setting: string | undefined, fallback: number): number {
-  const n = Number(setting);
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
-}
+export const pdfTimeoutMs = () => positiveSetting(process.env.PDF_TIMEOUT_MS, 30_000);
 
 export class PdfTooLarge extends Error {
   constructor(size: number) {

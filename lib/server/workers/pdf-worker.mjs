@@ -5,35 +5,13 @@
 // tests, `next start` and the esbuild server bundle (it is loaded by path, from the project's
 // folder). Everything else arrives by message: the operation, its limits, and the bytes of the
 // document, range by range, read by the main thread from whatever store holds them.
-import { readlinkSync } from "node:fs";
-import { setPriority } from "node:os";
-import { parentPort } from "node:worker_threads";
+import { serveOperations } from "./worker-side.mjs";
 
 const CHUNK = 256 * 1024;
-
-// On Linux a thread has a priority of its own: this one yields the CPU to the web thread, so a
-// heavy document slows other documents, not the answers of the server. Elsewhere, no change.
-try {
-  const thread = Number(readlinkSync("/proc/thread-self").split("/").pop());
-  if (Number.isInteger(thread) && thread > 0) setPriority(thread, 10);
-} catch {}
 
 /** @type {Promise<typeof import("pdfjs-dist/legacy/build/pdf.mjs")> | undefined} */
 let pdfjs;
 const loadPdfjs = () => (pdfjs ??= import("pdfjs-dist/legacy/build/pdf.mjs"));
-
-/** @type {Map<number, { resolve: (value: unknown) => void, reject: (error: Error) => void }>} */
-const calls = new Map();
-let nextCall = 1;
-
-/** An inclusive byte range of the task's document, read by the main thread. */
-function readRange(taskId, start, end) {
-  return new Promise((resolve, reject) => {
-    const req = nextCall++;
-    calls.set(req, { resolve, reject });
-    parentPort.postMessage({ type: "call", id: taskId, req, name: "read", args: { start, end } });
-  });
-}
 
 class TaskError extends Error {
   constructor(code, message, details) {
@@ -49,13 +27,14 @@ class TaskError extends Error {
  * document is evaluated, no font is loaded from the system, and images larger than
  * `maxImagePixels` are left out of the page rather than decoded.
  */
-async function openPdf(taskId, { size, limits }) {
+async function openPdf(call, { size, limits }) {
   const { getDocument, PDFDataRangeTransport } = await loadPdfjs();
-  const initial = await readRange(taskId, 0, Math.min(size, CHUNK) - 1);
+  const readRange = (start, end) => call("read", { start, end });
+  const initial = await readRange(0, Math.min(size, CHUNK) - 1);
   class BlobRangeTransport extends PDFDataRangeTransport {
     requestDataRange(begin, end) {
       // pdf.js's ranges end exclusive, the store's inclusive.
-      readRange(taskId, begin, Math.min(end, size) - 1).then(
+      readRange(begin, Math.min(end, size) - 1).then(
         (chunk) => this.onDataRange(begin, chunk),
         () => this.abort(),
       );
@@ -98,10 +77,10 @@ async function renderPage(doc, pageNumber, side) {
   return new Uint8Array(canvas.toBuffer("image/png"));
 }
 
-const OPERATIONS = {
+serveOperations({
   /** {size, limits} → {pageCount} */
-  async info(taskId, args) {
-    const doc = await openPdf(taskId, args);
+  async info(args, call) {
+    const doc = await openPdf(call, args);
     try {
       return { value: { pageCount: doc.numPages } };
     } finally {
@@ -110,8 +89,8 @@ const OPERATIONS = {
   },
 
   /** {size, limits, page, side} → {pageCount, png} */
-  async render(taskId, args) {
-    const doc = await openPdf(taskId, args);
+  async render(args, call) {
+    const doc = await openPdf(call, args);
     try {
       const png = await renderPage(doc, args.page, args.side);
       return { value: { pageCount: doc.numPages, png }, transfer: [png.buffer] };
@@ -125,9 +104,9 @@ const OPERATIONS = {
    * first pages, stopping at `maxPages`, `maxChars` or once `budgetMs` has passed (what was read
    * so far is kept; the pool's hard limit stops a single page that takes too long).
    */
-  async text(taskId, args) {
+  async text(args, call) {
     const started = Date.now();
-    const doc = await openPdf(taskId, args);
+    const doc = await openPdf(call, args);
     try {
       const parts = [];
       let length = 0;
@@ -151,27 +130,4 @@ const OPERATIONS = {
       await doc.destroy();
     }
   },
-};
-
-parentPort.on("message", (message) => {
-  if (message.type === "reply") {
-    const pending = calls.get(message.req);
-    calls.delete(message.req);
-    if (!pending) return;
-    if (message.error !== undefined) pending.reject(new TaskError("read_failed", message.error));
-    else pending.resolve(message.value);
-    return;
-  }
-  if (message.type !== "run") return;
-  const operation = OPERATIONS[message.op];
-  const run = operation ? operation(message.id, message.args) : Promise.reject(new TaskError("unknown_operation", `No operation ${message.op}`));
-  run.then(
-    ({ value, transfer }) => parentPort.postMessage({ type: "done", id: message.id, value }, transfer ?? []),
-    (error) =>
-      parentPort.postMessage({
-        type: "fail",
-        id: message.id,
-        error: { message: error instanceof Error ? error.message : String(error), code: error instanceof TaskError ? error.code : "failed", details: error?.details },
-      }),
-  );
 });

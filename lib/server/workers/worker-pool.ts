@@ -1,5 +1,6 @@
 import "server-only";
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 
 /**
@@ -62,6 +63,15 @@ export class WorkerTaskError extends Error {
     super(message);
   }
 }
+
+/** A positive whole number from a setting (an environment variable), else `fallback`. */
+export function positiveSetting(setting: string | undefined, fallback: number): number {
+  const n = Number(setting);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
+}
+
+/** Threads a pool of heavy work gets by default: 2 on a machine of 3 cores or more, else 1 (the web thread keeps a core). */
+export const defaultPoolSize = () => Math.min(2, Math.max(1, availableParallelism() - 1));
 
 type Task = {
   id: number;
