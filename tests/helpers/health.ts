@@ -31,13 +31,18 @@ export async function healthWhile<T>(work: Promise<T>): Promise<{ result: T; tim
 }
 
 /**
- * Health answered in under 100 ms while the work ran (issue 25, finding 3). A loaded test machine
- * (other processes on the same cores) delays a few answers with nothing running at all, so one
- * in ten may be late, none by more than a second; work on the event loop held every answer for
- * seconds.
+ * Health answered in under 100 ms while the work ran (issue 25, finding 3). On a loaded test
+ * machine (other test processes on the same two cores) some answers are late with nothing heavy
+ * running at all, by up to a second or so now and then. What tells a blocked event loop from
+ * that noise is how much of the work's time the late answers cover: pdf.js on the event loop held
+ * every answer for as long as it ran (10 to 40 s for the issue's documents), pdf-lib, which
+ * yields now and then, for over a third of it. Here the median answer is fast and late ones add
+ * up to less than a fifth of the time (or a second, for short work).
  */
-export function expectHealthFast(times: number[]) {
-  const shown = `health answered in ${times.map((t) => Math.round(t)).join(", ")} ms`;
-  expect(times.filter((t) => t >= 100).length, shown).toBeLessThanOrEqual(Math.ceil(times.length / 10));
-  expect(Math.max(...times), shown).toBeLessThan(1000);
+export function expectHealthFast({ times, elapsed }: { times: number[]; elapsed: number }) {
+  const shown = `health answered in ${times.map((t) => Math.round(t)).join(", ")} ms, during ${Math.round(elapsed)} ms of work`;
+  const sorted = [...times].sort((a, b) => a - b);
+  expect(sorted[Math.floor(sorted.length / 2)], shown).toBeLessThan(100);
+  const late = times.filter((t) => t >= 100).reduce((sum, t) => sum + t, 0);
+  expect(late, shown).toBeLessThan(Math.max(1000, elapsed / 5));
 }
