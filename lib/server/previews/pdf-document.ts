@@ -70,31 +70,10 @@ export async function readPdfPageCount(source: PdfSource, wait: Wait = {}): Prom
   return pageCount;
 }
 
-/**
- * Page `page` (1-based) as a PNG whose longer side is `side` pixels, and the number of pages.
- * A page that went over the limits is not tried again by this process (the last 1000 are kept):
- * asking for it again must not cost a worker its whole time limit each time.
- */
+/** Page `page` (1-based) as a PNG whose longer side is `side` pixels, and the number of pages. */
 export async function renderPdfPage(source: PdfSource, page: number, side: number, wait: Wait = {}): Promise<{ pageCount: number; png: Buffer }> {
-  const key = `${source.blobId}:${page}`;
-  const known = tooHeavyPages().get(key);
-  if (known) throw new PdfTooHeavy(known);
-  try {
-    const { pageCount, png } = await runPdf<{ pageCount: number; png: Uint8Array }>("render", source, { page, side }, wait);
-    return { pageCount, png: Buffer.from(png.buffer, png.byteOffset, png.byteLength) };
-  } catch (error) {
-    if (error instanceof PdfTooHeavy) {
-      const pages = tooHeavyPages();
-      if (pages.size >= 1000) pages.delete(pages.keys().next().value!);
-      pages.set(key, error.message);
-    }
-    throw error;
-  }
-}
-
-function tooHeavyPages(): Map<string, string> {
-  const shared = globalThis as unknown as { __coffrePdfTooHeavy?: Map<string, string> };
-  return (shared.__coffrePdfTooHeavy ??= new Map());
+  const { pageCount, png } = await runPdf<{ pageCount: number; png: Uint8Array }>("render", source, { page, side }, wait);
+  return { pageCount, png: Buffer.from(png.buffer, png.byteOffset, png.byteLength) };
 }
 
 /**
@@ -105,9 +84,35 @@ export async function extractPdfText(source: PdfSource, bounds: { maxPages: numb
   return runPdf("text", source, { ...bounds, budgetMs: Math.floor(pdfTimeoutMs() * 0.8) }, {});
 }
 
+/**
+ * One operation in a PDF worker. What went over the limits is not tried again by this process
+ * (the last 1000 are kept, by document, operation and page): asking for a page again must not
+ * cost a worker its whole time limit each time.
+ */
 async function runPdf<T>(op: string, source: PdfSource, args: Record<string, unknown>, wait: Wait): Promise<T> {
   if (source.size > MAX_PDF_BYTES) throw new PdfTooLarge(source.size);
   if (source.size === 0) throw new PdfUnreadable("The file is empty");
+  const key = `${source.blobId}:${op}:${args.page ?? ""}`;
+  const tooHeavy = tooHeavyOperations();
+  const known = tooHeavy.get(key);
+  if (known) throw new PdfTooHeavy(known);
+  try {
+    return await runInWorker<T>(op, source, args, wait);
+  } catch (error) {
+    if (error instanceof PdfTooHeavy) {
+      if (tooHeavy.size >= 1000) tooHeavy.delete(tooHeavy.keys().next().value!);
+      tooHeavy.set(key, error.message);
+    }
+    throw error;
+  }
+}
+
+function tooHeavyOperations(): Map<string, string> {
+  const shared = globalThis as unknown as { __coffrePdfTooHeavy?: Map<string, string> };
+  return (shared.__coffrePdfTooHeavy ??= new Map());
+}
+
+async function runInWorker<T>(op: string, source: PdfSource, args: Record<string, unknown>, wait: Wait): Promise<T> {
   const store = getBlobStore();
   const read = async ({ start, end }: { start: number; end: number }) => readRange(await store.read(source.blobId, { start, end: Math.min(end, source.size - 1) }));
   try {
