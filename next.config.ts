@@ -14,6 +14,8 @@ const nextConfig: NextConfig = {
     "pdf-lib",
     "@pdf-lib/fontkit",
     "node-forge",
+    // Loaded at run time by lib/server/workers/bundled-worker.ts (tests, next dev) to bundle a worker: never bundled itself.
+    "esbuild",
   ],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: false },

@@ -1,4 +1,6 @@
 import { createServer, type IncomingMessage } from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import nextEnv from "@next/env";
 import next from "next";
 import { downloadById, downloadByToken } from "./lib/server/downloads/serve-download";
@@ -62,6 +64,8 @@ const API_HEADERS = { "X-Content-Type-Options": "nosniff", "X-Frame-Options": "D
 
 // The .env file, as `next start` reads it, before this server reads its own variables.
 nextEnv.loadEnvConfig(process.cwd(), false);
+// The workers written in TypeScript run as bundled beside this server by build:server (bundled-worker.ts).
+process.env.COFFRE_WORKERS_DIR = path.dirname(fileURLToPath(import.meta.url));
 
 const port = Number(process.env.PORT ?? 3000);
 // Not HOSTNAME: shells set it to the machine's name.

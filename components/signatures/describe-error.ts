@@ -14,6 +14,7 @@ export function describeSignatureError(error: unknown, t: Translate): string {
   if (error.status === 413) return t("signatures.error.tooLarge");
   if (error.code === "pdf_encrypted") return t("signatures.error.encrypted");
   if (error.code === "pdf_damaged") return t("signatures.error.damaged");
+  if (error.code === "pdf_active_content") return t("signatures.error.activeContent");
   if (error.code === "level_unsupported") return t("signatures.error.level");
   if (error.status === 403) return t("error.forbidden");
   if (error.status === 404) return t("signatures.error.notFound");

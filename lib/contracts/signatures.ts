@@ -195,6 +195,9 @@ export type UpdateFieldInput = z.output<typeof updateFieldBody>;
 
 /** A drawn signature: a PNG data URL (checked for PNG magic and 512 KiB once decoded). */
 export const MAX_SIGNATURE_PNG_BYTES = 512 * 1024;
+/** ... and at most this many pixels wide and high (the signing page's pad draws 960 x 320). */
+export const MAX_SIGNATURE_WIDTH = 2000;
+export const MAX_SIGNATURE_HEIGHT = 1000;
 export const MAX_TYPED_SIGNATURE = 100;
 
 export const signBody = z.object({

@@ -43,6 +43,8 @@ const STATUS = {
   // A PDF that cannot be signed, and a level the built-in signer does not offer.
   pdf_encrypted: 422,
   pdf_damaged: 422,
+  /** Scripts or automatic actions (OpenAction, /AA, JavaScript, Launch...): refused for signing. */
+  pdf_active_content: 422,
   level_unsupported: 422,
   // Workflow instances (api.md, "Workflow instances"): a validator's link once the instance is closed or cancelled.
   workflow_closed: 410,

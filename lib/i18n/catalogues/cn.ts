@@ -949,6 +949,7 @@ export const cn: Partial<Messages> = {
   "signatures.error.tooLarge": "此 PDF 太大，无法在此签署。",
   "signatures.error.encrypted": "此 PDF 已加密或受密码保护，无法签署。",
   "signatures.error.damaged": "此 PDF 已损坏，无法读取。",
+  "signatures.error.activeContent": "此 PDF 包含会自动运行的脚本或动作，无法签署。请在去除它们后重新保存（例如打印为 PDF），然后再次添加。",
   "signatures.error.level": "本平台不提供此签署级别。",
   "signatures.error.notFound": "此签署请求不存在，或您无法查看。",
   "signatures.field.name": "请求名称",

@@ -949,6 +949,7 @@ export const de: Partial<Messages> = {
   "signatures.error.tooLarge": "Dieses PDF ist zu groß, um hier unterschrieben zu werden.",
   "signatures.error.encrypted": "Dieses PDF ist verschlüsselt oder kennwortgeschützt: Es kann nicht unterschrieben werden.",
   "signatures.error.damaged": "Dieses PDF ist beschädigt und kann nicht gelesen werden.",
+  "signatures.error.activeContent": "Dieses PDF enthält Skripte oder Aktionen, die von selbst ablaufen: Es kann nicht signiert werden. Speichern Sie es ohne sie neu (zum Beispiel durch Drucken als PDF) und fügen Sie es erneut hinzu.",
   "signatures.error.level": "Diese Signaturstufe wird von dieser Plattform nicht angeboten.",
   "signatures.error.notFound": "Diese Signaturanfrage existiert nicht, oder Sie können sie nicht sehen.",
   "signatures.field.name": "Name der Anfrage",

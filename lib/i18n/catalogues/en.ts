@@ -940,6 +940,7 @@ export const en = {
   "signatures.error.tooLarge": "This PDF is too large to be signed here.",
   "signatures.error.encrypted": "This PDF is encrypted or password-protected: it cannot be signed.",
   "signatures.error.damaged": "This PDF is damaged and cannot be read.",
+  "signatures.error.activeContent": "This PDF contains scripts or actions that run by themselves: it cannot be signed. Save it again without them (for instance by printing it to PDF) and add it again.",
   "signatures.error.level": "This signature level is not offered by this platform.",
   "signatures.error.notFound": "This signature request does not exist, or you cannot see it.",
   "signatures.field.name": "Name of the request",

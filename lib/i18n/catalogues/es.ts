@@ -949,6 +949,7 @@ export const es: Partial<Messages> = {
   "signatures.error.tooLarge": "Este PDF es demasiado grande para firmarlo aquí.",
   "signatures.error.encrypted": "Este PDF está cifrado o protegido con contraseña: no se puede firmar.",
   "signatures.error.damaged": "Este PDF está dañado y no se puede leer.",
+  "signatures.error.activeContent": "Este PDF contiene scripts o acciones que se ejecutan por sí solos: no se puede firmar. Guárdelo de nuevo sin ellos (por ejemplo, imprimiéndolo como PDF) y vuelva a añadirlo.",
   "signatures.error.level": "Esta plataforma no ofrece este nivel de firma.",
   "signatures.error.notFound": "Esta solicitud de firma no existe o no puede verla.",
   "signatures.field.name": "Nombre de la solicitud",

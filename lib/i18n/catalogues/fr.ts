@@ -939,6 +939,7 @@ export const fr: Messages = {
   "signatures.error.tooLarge": "Ce PDF est trop volumineux pour être signé ici.",
   "signatures.error.encrypted": "Ce PDF est chiffré ou protégé par un mot de passe : il ne peut pas être signé.",
   "signatures.error.damaged": "Ce PDF est endommagé et ne peut pas être lu.",
+  "signatures.error.activeContent": "Ce PDF contient des scripts ou des actions qui s’exécutent d’eux-mêmes : il ne peut pas être signé. Enregistrez-le à nouveau sans eux (par exemple en l’imprimant en PDF) puis ajoutez-le de nouveau.",
   "signatures.error.level": "Ce niveau de signature n’est pas proposé par cette plateforme.",
   "signatures.error.notFound": "Cette demande de signature n’existe pas, ou vous ne pouvez pas la voir.",
   "signatures.field.name": "Nom de la demande",

@@ -949,6 +949,7 @@ export const it: Partial<Messages> = {
   "signatures.error.tooLarge": "Questo PDF è troppo grande per essere firmato qui.",
   "signatures.error.encrypted": "Questo PDF è cifrato o protetto da password: non può essere firmato.",
   "signatures.error.damaged": "Questo PDF è danneggiato e non può essere letto.",
+  "signatures.error.activeContent": "Questo PDF contiene script o azioni che si avviano da soli: non può essere firmato. Salvalo di nuovo senza di essi (ad esempio stampandolo in PDF) e aggiungilo di nuovo.",
   "signatures.error.level": "Questa piattaforma non offre questo livello di firma.",
   "signatures.error.notFound": "Questa richiesta di firma non esiste, o non puoi vederla.",
   "signatures.field.name": "Nome della richiesta",

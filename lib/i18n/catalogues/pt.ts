@@ -949,6 +949,7 @@ export const pt: Partial<Messages> = {
   "signatures.error.tooLarge": "Este PDF é grande demais para ser assinado aqui.",
   "signatures.error.encrypted": "Este PDF está criptografado ou protegido por senha: não pode ser assinado.",
   "signatures.error.damaged": "Este PDF está danificado e não pode ser lido.",
+  "signatures.error.activeContent": "Este PDF contém scripts ou ações que são executados sozinhos: não pode ser assinado. Guarde-o novamente sem eles (por exemplo, imprimindo-o em PDF) e adicione-o de novo.",
   "signatures.error.level": "Esta plataforma não oferece este nível de assinatura.",
   "signatures.error.notFound": "Esta solicitação de assinatura não existe ou você não pode vê-la.",
   "signatures.field.name": "Nome da solicitação",

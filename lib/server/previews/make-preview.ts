@@ -11,7 +11,7 @@ import { fileTypeOf } from "./file-type";
 import { contentKind, FILE_TYPE } from "./formats";
 import { officeToPdf } from "./office-preview";
 import { sameTime } from "./same-time";
-import { renderPage, withPdf } from "./pdf-document";
+import { renderPdfPage, type PdfSource } from "./pdf-document";
 import { videoPreview } from "./video-preview";
 
 /** A thumbnail fits in this square. */
@@ -65,13 +65,7 @@ async function thumbnailOf(blobId: string, size: number, kind: ReturnType<typeof
       case "image":
         return { state: "available", fileType, thumb: await getBlobStore().read(blobId) };
       case "pdf":
-        return await withPdf(blobId, size, async (doc) => ({
-          state: "available",
-          fileType,
-          pageCount: doc.numPages,
-          // Twice the thumbnail's size, so that the downscale stays sharp.
-          thumb: await renderPage(doc, 1, THUMB_SIDE * 2),
-        }));
+        return { state: "available", fileType, ...(await firstPage({ blobId, size })) };
       case "video": {
         // ffmpeg (in the converter sandbox): a poster frame, and a web-playable copy when browsers cannot play the original.
         const { poster, rendition } = await videoPreview(blobId, size, name);
@@ -80,7 +74,7 @@ async function thumbnailOf(blobId: string, size: number, kind: ReturnType<typeof
       case "office": {
         // LibreOffice (in the converter sandbox) makes a PDF; the PDF path gives the page count and the thumbnail.
         const pdf = await officeToPdf(blobId, size, name);
-        const outcome = await withPdf(pdf.id, pdf.size, async (doc) => ({ pageCount: doc.numPages, thumb: await renderPage(doc, 1, THUMB_SIDE * 2) })).catch(async (error: unknown) => {
+        const outcome = await firstPage({ blobId: pdf.id, size: pdf.size }).catch(async (error: unknown) => {
           await getBlobStore().delete(pdf.id).catch(() => {});
           throw error;
         });
@@ -94,6 +88,15 @@ async function thumbnailOf(blobId: string, size: number, kind: ReturnType<typeof
     if (error instanceof MissingTool) return { state: "none", fileType, error: error.message };
     return { state: "failed", fileType, error: reasonOf(error) };
   }
+}
+
+/**
+ * The page count and the first page, twice the thumbnail's size so that the downscale stays
+ * sharp, from a PDF worker: a document over the worker's limits fails here, with the reason.
+ */
+async function firstPage(pdf: PdfSource): Promise<{ pageCount: number; thumb: Buffer }> {
+  const { pageCount, png } = await renderPdfPage(pdf, 1, THUMB_SIDE * 2);
+  return { pageCount, thumb: png };
 }
 
 /** Stores the thumbnail (a new blob, registered so that garbage collection knows it) and the outcome. */

@@ -1,67 +1,130 @@
 import "server-only";
+import path from "node:path";
 import type { Readable } from "node:stream";
-import type { PDFDocumentProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { getBlobStore } from "@/lib/server/blobs/stores";
+import { AppError } from "../errors";
+import { defaultPoolSize, positiveSetting, WorkerBusy, WorkerLimitExceeded, WorkerPool, WorkerTaskError, type TaskOptions } from "../workers/worker-pool";
 
-/** Past this size a PDF gets no page count, thumbnail or text: pdfjs reserves the whole length. */
+/** Past this size a PDF gets no page count, thumbnail or text: pdf.js reserves the whole length. */
 export const MAX_PDF_BYTES = 200 * 1024 * 1024;
-const CHUNK = 256 * 1024;
-
-type Pdfjs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
-let pdfjs: Promise<Pdfjs> | undefined;
-
-/** Loaded on first use: pdfjs is large, and only the jobs and the infos operation need it. */
-function loadPdfjs(): Promise<Pdfjs> {
-  pdfjs ??= import("pdfjs-dist/legacy/build/pdf.mjs");
-  return pdfjs;
-}
 
 /**
- * Opens a stored PDF without reading all of it: pdfjs asks for the byte ranges it needs (the
- * cross-reference table, then the objects of the pages it is asked for), so a page count or a
- * first page reads a few chunks of a large document. Fonts are drawn by pdfjs itself and no
- * script of the document is evaluated. The document is destroyed once `read` settles.
+ * What one document may cost in the worker (environment.md, trap 17). An image past 40
+ * megapixels (a page scanned at 600 dpi is 35) is left out of the page instead of decoded: one
+ * 20000 x 20000 image in a 390 KB file would otherwise take gigabytes.
  */
-export async function withPdf<T>(blobId: string, size: number, read: (doc: PDFDocumentProxy) => Promise<T>): Promise<T> {
-  if (size > MAX_PDF_BYTES) throw new PdfTooLarge(size);
-  const { getDocument, PDFDataRangeTransport } = await loadPdfjs();
-  const store = getBlobStore();
-  const initial = await readRange(await store.read(blobId, { start: 0, end: Math.min(size, CHUNK) - 1 }));
+const LIMITS = { maxImagePixels: 40_000_000 };
 
-  class BlobRangeTransport extends PDFDataRangeTransport {
-    override requestDataRange(begin: number, end: number) {
-      // pdfjs's ranges end exclusive, the store's inclusive.
-      store
-        .read(blobId, { start: begin, end: Math.min(end, size) - 1 })
-        .then(readRange)
-        .then((chunk) => this.onDataRange(begin, chunk))
-        .catch(() => this.abort());
-    }
-  }
-  const transport = new BlobRangeTransport(size, initial);
-  const task = getDocument({
-    range: transport,
-    length: size,
-    rangeChunkSize: CHUNK,
-    disableAutoFetch: true,
-    disableStream: true,
-    isEvalSupported: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    verbosity: 0,
+/** Where a document is: its blob and size. The worker reads it range by range through the main thread. */
+export type PdfSource = { blobId: string; size: number };
+
+/** How long a request waits for a free PDF worker before answering 423 (the contract's "being prepared"). */
+export const REQUEST_WAIT_MS = 10_000;
+
+/**
+ * The PDF workers: PDF_WORKERS threads (default 2 on a machine of 3 cores or more, else 1), each
+ * with a heap of PDF_WORKER_MEMORY_MB (default 512) and PDF_TIMEOUT_MS (default 30 s) per
+ * operation. Kept on globalThis: Next loads this module once per route bundle, and the pool
+ * must be one per process.
+ */
+function pdfPool(): WorkerPool {
+  const shared = globalThis as unknown as { __coffrePdfPool?: WorkerPool };
+  shared.__coffrePdfPool ??= new WorkerPool({
+    file: path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "server", "workers", "pdf-worker.mjs"),
+    size: positiveSetting(process.env.PDF_WORKERS, defaultPoolSize()),
+    memoryMb: positiveSetting(process.env.PDF_WORKER_MEMORY_MB, 512),
+    timeoutMs: pdfTimeoutMs(),
+    maxQueue: 64,
+    idleMs: 60_000,
   });
-  transport.transportReady();
-  const doc = await task.promise;
-  try {
-    return await read(doc);
-  } finally {
-    await doc.destroy();
-  }
+  return shared.__coffrePdfPool;
 }
+
+/** The wall-clock limit of one PDF operation. */
+export const pdfTimeoutMs = () => positiveSetting(process.env.PDF_TIMEOUT_MS, 30_000);
 
 export class PdfTooLarge extends Error {
   constructor(size: number) {
     super(`The PDF is too large to be read (${size} bytes, at most ${MAX_PDF_BYTES})`);
+  }
+}
+
+/** pdf.js could not read the document (damaged, not a PDF, encrypted). */
+export class PdfUnreadable extends Error {}
+
+/** The page asked for is not in the document. */
+export class PdfPageOutOfRange extends Error {
+  constructor(readonly pageCount: number) {
+    super(`This document has ${pageCount} page(s)`);
+  }
+}
+
+/** Over a worker's time or memory limit: the document is too heavy to be read here, now or later. */
+export class PdfTooHeavy extends Error {}
+
+type Wait = Pick<TaskOptions, "waitMs">;
+
+/** The number of pages. */
+export async function readPdfPageCount(source: PdfSource, wait: Wait = {}): Promise<number> {
+  const { pageCount } = await runPdf<{ pageCount: number }>("info", source, {}, wait);
+  return pageCount;
+}
+
+/** Page `page` (1-based) as a PNG whose longer side is `side` pixels, and the number of pages. */
+export async function renderPdfPage(source: PdfSource, page: number, side: number, wait: Wait = {}): Promise<{ pageCount: number; png: Buffer }> {
+  const { pageCount, png } = await runPdf<{ pageCount: number; png: Uint8Array }>("render", source, { page, side }, wait);
+  return { pageCount, png: Buffer.from(png.buffer, png.byteOffset, png.byteLength) };
+}
+
+/**
+ * The text of the first `maxPages` pages, at most `maxChars` characters; reading stops at four
+ * fifths of the time limit, keeping what was read (`complete` false).
+ */
+export async function extractPdfText(source: PdfSource, bounds: { maxPages: number; maxChars: number }): Promise<{ text: string; pageCount: number; complete: boolean }> {
+  return runPdf("text", source, { ...bounds, budgetMs: Math.floor(pdfTimeoutMs() * 0.8) }, {});
+}
+
+/**
+ * One operation in a PDF worker. What went over the limits is not tried again by this process
+ * (the last 1000 are kept, by document, operation and page): asking for a page again must not
+ * cost a worker its whole time limit each time.
+ */
+async function runPdf<T>(op: string, source: PdfSource, args: Record<string, unknown>, wait: Wait): Promise<T> {
+  if (source.size > MAX_PDF_BYTES) throw new PdfTooLarge(source.size);
+  if (source.size === 0) throw new PdfUnreadable("The file is empty");
+  const key = `${source.blobId}:${op}:${args.page ?? ""}`;
+  const tooHeavy = tooHeavyOperations();
+  const known = tooHeavy.get(key);
+  if (known) throw new PdfTooHeavy(known);
+  try {
+    return await runInWorker<T>(op, source, args, wait);
+  } catch (error) {
+    if (error instanceof PdfTooHeavy) {
+      if (tooHeavy.size >= 1000) tooHeavy.delete(tooHeavy.keys().next().value!);
+      tooHeavy.set(key, error.message);
+    }
+    throw error;
+  }
+}
+
+function tooHeavyOperations(): Map<string, string> {
+  const shared = globalThis as unknown as { __coffrePdfTooHeavy?: Map<string, string> };
+  return (shared.__coffrePdfTooHeavy ??= new Map());
+}
+
+async function runInWorker<T>(op: string, source: PdfSource, args: Record<string, unknown>, wait: Wait): Promise<T> {
+  const store = getBlobStore();
+  const read = async ({ start, end }: { start: number; end: number }) => readRange(await store.read(source.blobId, { start, end: Math.min(end, source.size - 1) }));
+  try {
+    return await pdfPool().run<T>(op, { ...args, size: source.size, limits: LIMITS }, { ...wait, calls: { read }, timeoutMs: pdfTimeoutMs() });
+  } catch (error) {
+    if (error instanceof WorkerTaskError) {
+      if (error.code === "page_out_of_range") throw new PdfPageOutOfRange((error.details as { pageCount: number }).pageCount);
+      throw new PdfUnreadable(error.message);
+    }
+    if (error instanceof WorkerBusy) throw new AppError("locked", "The document is being prepared; try again in a moment", { state: "preparing" });
+    if (error instanceof WorkerLimitExceeded) throw new PdfTooHeavy(`This PDF is too heavy to be read here: ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}`);
+    throw error;
   }
 }
 
@@ -70,19 +133,4 @@ async function readRange(stream: Readable): Promise<Uint8Array> {
   const parts: Buffer[] = [];
   for await (const part of stream) parts.push(part as Buffer);
   return new Uint8Array(Buffer.concat(parts));
-}
-
-type NodeCanvas = { toBuffer(type: "image/png"): Buffer };
-
-/** Renders a page to a PNG whose longer side is `side` pixels (for a thumbnail). */
-export async function renderPage(doc: PDFDocumentProxy, pageNumber: number, side: number): Promise<Buffer> {
-  const page = await doc.getPage(pageNumber);
-  const unit = page.getViewport({ scale: 1 });
-  const viewport = page.getViewport({ scale: side / Math.max(unit.width, unit.height, 1) });
-  // In Node, pdfjs draws on @napi-rs/canvas; its factory is typed loosely.
-  const factory = doc.canvasFactory as { create(width: number, height: number): { canvas: NodeCanvas; context: CanvasRenderingContext2D } };
-  const { canvas, context } = factory.create(Math.max(1, Math.ceil(viewport.width)), Math.max(1, Math.ceil(viewport.height)));
-  await page.render({ canvas: canvas as unknown as HTMLCanvasElement, canvasContext: context, viewport }).promise;
-  page.cleanup();
-  return canvas.toBuffer("image/png");
 }

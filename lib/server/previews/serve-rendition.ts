@@ -7,7 +7,7 @@ import { getBlobStore } from "@/lib/server/blobs/stores";
 import { AppError } from "../errors";
 import { findRendition } from "./find-rendition";
 import { contentKind } from "./formats";
-import { renderPage, withPdf } from "./pdf-document";
+import { PdfPageOutOfRange, PdfTooHeavy, renderPdfPage, REQUEST_WAIT_MS } from "./pdf-document";
 import { renderTextScreen } from "./text-rendition";
 
 /** The longer side of a rendition: enough to read a page or look at a photo, never the original. */
@@ -43,10 +43,10 @@ export async function serveRendition(file: FileRow, version: FileVersion, page: 
     // An office document is paged through the PDF LibreOffice made of it (previews job).
     const pdf = kind === "pdf" ? { blobId: version.blobId, size: version.size } : await findRendition(await getDb(), version);
     if (!pdf) throw new AppError("not_found", "The preview of this document is not ready, or could not be made");
-    const png = await withPdf(pdf.blobId, pdf.size, async (doc) => {
-      if (page > doc.numPages) throw new AppError("not_found", `This document has ${doc.numPages} page(s)`);
-      return renderPage(doc, page, RENDITION_SIDE);
-    }).catch((error: unknown) => {
+    // Rendered by a PDF worker within its limits; when none is free in time, 423 (being prepared).
+    const { png } = await renderPdfPage(pdf, page, RENDITION_SIDE, { waitMs: REQUEST_WAIT_MS }).catch((error: unknown) => {
+      if (error instanceof PdfPageOutOfRange) throw new AppError("not_found", error.message);
+      if (error instanceof PdfTooHeavy) throw new AppError("unsupported_media_type", error.message);
       throw error instanceof AppError ? error : unrenderable(error);
     });
     return new Response(new Uint8Array(png), { headers: { ...HEADERS, "Content-Type": "image/png", "Content-Length": String(png.length) } });

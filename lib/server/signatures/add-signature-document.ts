@@ -7,7 +7,8 @@ import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { getFileOrThrow } from "../files/get-file";
-import { inspectPdf, MAX_SIGNABLE_PDF_BYTES } from "./seal/inspect-pdf";
+import { MAX_SIGNABLE_PDF_BYTES } from "./seal/inspect-pdf";
+import { inspectPdfOffThread } from "./seal/seal-pool";
 import { presentDocument } from "./present-signatures";
 import { getEditableDraftOrThrow, touch } from "./signature-access";
 
@@ -49,7 +50,7 @@ export async function addSignatureDocument(ctx: AuthedCtx, signatureId: number, 
   if (version.size > MAX_SIGNABLE_PDF_BYTES) throw new AppError("payload_too_large", `The PDF is larger than ${Math.round(MAX_SIGNABLE_PDF_BYTES / 1048576)} MiB, the most a signature request takes`);
   const bytes = await readBlobUpTo(version.blobId, MAX_SIGNABLE_PDF_BYTES);
   if (!hasPdfMagic(bytes)) throw new AppError("unsupported_media_type", "Only PDF documents can be signed");
-  const { pages } = await inspectPdf(bytes);
+  const { pages } = await inspectPdfOffThread(bytes);
   return ctx.db.transaction(async (tx) => {
     const request = await getEditableDraftOrThrow(tx, user, signatureId, "add a document");
     const [{ last }] = await tx.select({ last: max(signatureDocuments.position) }).from(signatureDocuments).where(eq(signatureDocuments.signatureId, request.id));

@@ -6,8 +6,7 @@ import { getPlatformConfig } from "../config/platform-config";
 import type { AuthedCtx } from "../context";
 import { attachmentDisposition } from "../downloads/content-disposition";
 import { MAX_SIGNABLE_PDF_BYTES } from "./seal/inspect-pdf";
-import { renderAuditTrail } from "./seal/audit-trail-pdf";
-import { sealPdf } from "./seal/seal-pdf";
+import { renderSealedAuditTrail } from "./seal/seal-pdf";
 import { readBlobUpTo } from "./add-signature-document";
 import { sha256 } from "./complete-signature-request";
 import { initiatorOf } from "./notify-actors";
@@ -31,7 +30,8 @@ export async function auditTrail(ctx: AuthedCtx, signatureId: number): Promise<R
   const documents = [];
   for (const d of docs) documents.push({ name: d.name, sha256_before: d.sha256Before ?? sha256(await readBlobUpTo(d.blobId, MAX_SIGNABLE_PDF_BYTES)), sha256_after: d.sha256After });
   const initiatorName = initiator ? displayName(initiator) : "";
-  const pdf = await renderAuditTrail({
+  const { platform_name } = await getPlatformConfig(ctx.db);
+  const input = {
     request: { id: request.id, name: request.name, status: request.status, initiator: { name: initiatorName, email: initiator?.email ?? "" }, created_at: request.createdAt, completed_at: request.completedAt },
     documents,
     actors: actors.map((a) => ({ type: a.type, name: actorName(a), email: a.email, status: a.status, signed_at: a.doneAt })),
@@ -39,10 +39,10 @@ export async function auditTrail(ctx: AuthedCtx, signatureId: number): Promise<R
       const who = x.fromActorId !== null ? byId.get(x.fromActorId) : x.toActorId !== null ? byId.get(x.toActorId) : undefined;
       return { date: x.date, action: x.action, actor: who ? `${actorName(who)} <${who.email}>` : x.userId === request.userId ? initiatorName : null, address: x.ip, user_agent: x.userAgent };
     }),
-    locale: ctx.actor.user.language === "fr" ? "fr" : "en",
-  });
-  const { platform_name } = await getPlatformConfig(ctx.db);
-  const sealed = await sealPdf(ctx.db, pdf, { reason: `Audit trail of signature request #${request.id}`, name: platform_name });
+    locale: ctx.actor.user.language === "fr" ? ("fr" as const) : ("en" as const),
+  };
+  // Drawn and sealed in a seal worker: a long trail is pages of text to lay out.
+  const sealed = await renderSealedAuditTrail(ctx.db, input, { reason: `Audit trail of signature request #${request.id}`, name: platform_name });
   return new Response(Buffer.from(sealed), {
     headers: {
       "Content-Type": "application/pdf",

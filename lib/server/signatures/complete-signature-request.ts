@@ -12,10 +12,11 @@ import { commitUpload } from "../files/commit-upload";
 import { resolveFolderRights } from "../rights/resolve-rights";
 import { readBlobUpTo } from "./add-signature-document";
 import { initiatorOf, lockRequest } from "./notify-actors";
+import { pngOfDataUrl } from "./drawn-signature";
 import { recordActivity } from "./record-activity";
 import { MAX_SIGNABLE_PDF_BYTES } from "./seal/inspect-pdf";
-import { sealPdf } from "./seal/seal-pdf";
-import { stampFields, type Stamp } from "./seal/stamp-fields";
+import { stampAndSealPdf } from "./seal/seal-pdf";
+import type { Stamp } from "./seal/stamp-fields";
 import { settleParent } from "./settle-parent";
 import { actorName, actorRecipient, jobBaseUrl, queueSignatureMail } from "./signature-mails";
 import { copyUrl, makeToken, newNonce } from "./signing-token";
@@ -31,7 +32,7 @@ export function stampsOf(fields: SignatureFieldRow[], actors: Map<number, Signat
     if (f.type === "signature") {
       const actor = actors.get(f.actorId);
       if (actor?.signatureKind === "drawn" && actor.signatureImage) {
-        stamps.push({ ...box, kind: "image", png: Buffer.from(actor.signatureImage.replace(/^data:image\/png;base64,/, ""), "base64") });
+        stamps.push({ ...box, kind: "image", png: pngOfDataUrl(actor.signatureImage) });
       } else if (actor?.signatureText) {
         stamps.push({ ...box, kind: "text", text: actor.signatureText, font: "script" });
       }
@@ -74,15 +75,15 @@ export async function completeSignatureRequest(db: Db, signatureId: number): Pro
   const { platform_name } = await getPlatformConfig(db);
   const signers = actors.filter((a) => a.type === "signer").map(actorName).join(", ");
 
-  // The heavy work (stamp, seal, store) happens before the transaction; the blobs are only
-  // referenced once it commits, and the blob collector takes those of a failed attempt.
+  // The heavy work (stamp and seal, in a worker; store) happens before the transaction; the blobs
+  // are only referenced once it commits, and the blob collector takes those of a failed attempt.
   const prepared: Prepared[] = [];
   const store = getBlobStore();
   try {
     for (const doc of docs) {
       const original = await readBlobUpTo(doc.blobId, MAX_SIGNABLE_PDF_BYTES);
-      const stamped = await stampFields(original, stampsOf(fields.filter((f) => f.documentId === doc.id), byId));
-      const sealed = await sealPdf(db, stamped, { reason: `Signed by ${signers}`.slice(0, 500), name: platform_name, location: platform_name });
+      const stamps = stampsOf(fields.filter((f) => f.documentId === doc.id), byId);
+      const sealed = await stampAndSealPdf(db, original, stamps, { reason: `Signed by ${signers}`.slice(0, 500), name: platform_name, location: platform_name });
       const blob = await store.put(Readable.from([Buffer.from(sealed)]));
       prepared.push({ doc, blob, before: sha256(original), after: sha256(sealed) });
     }

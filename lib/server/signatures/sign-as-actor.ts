@@ -1,19 +1,19 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import { signatureActors, signatureDocuments, signatureFields, type SignatureActorRow, type SignatureFieldRow } from "@/db/schema";
-import { MAX_SIGNATURE_PNG_BYTES, MAX_TYPED_SIGNATURE, type SignatureActorResponse, type SignInput } from "@/lib/contracts/signatures";
+import { MAX_TYPED_SIGNATURE, type SignatureActorResponse, type SignInput } from "@/lib/contracts/signatures";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";
 import { advanceRequest } from "./notify-actors";
 import { presentActor } from "./present-signatures";
 import { recordActivity } from "./record-activity";
+import { readDrawnSignature } from "./drawn-signature";
 import { checkSigningCode } from "./signing-code";
 import { needsCode, openSignerOrThrow } from "./signer-access";
 
 const bad = (path: string, message: string) => new AppError("invalid_request", `Invalid request: ${path}: ${message}`, [{ path, message }]);
 const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/;
-const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 function cleanText(value: string, path: string, max: number): string {
   if (CONTROL.test(value) || value.includes("\u0000")) throw bad(path, "Control characters are not allowed");
@@ -21,16 +21,6 @@ function cleanText(value: string, path: string, max: number): string {
   const text = value.trim();
   if ([...text].length > max) throw bad(path, `At most ${max} characters`);
   return text;
-}
-
-/** A drawn signature: a PNG data URL, PNG magic, at most 512 KiB once decoded. Returns the data URL as stored. */
-export function checkDrawnImage(image: string | undefined): string {
-  const match = /^data:image\/png;base64,([A-Za-z0-9+/]+={0,2})$/.exec(image ?? "");
-  if (!match) throw bad("signature.image", "Expected a PNG data URL (data:image/png;base64,...)");
-  const bytes = Buffer.from(match[1], "base64");
-  if (bytes.length > MAX_SIGNATURE_PNG_BYTES) throw bad("signature.image", `The image is larger than ${MAX_SIGNATURE_PNG_BYTES / 1024} KiB`);
-  if (bytes.length < 16 || !bytes.subarray(0, 8).equals(PNG_MAGIC)) throw bad("signature.image", "Not a PNG image");
-  return `data:image/png;base64,${match[1]}`;
 }
 
 type FieldValue = { id: number; value: string };
@@ -69,6 +59,8 @@ export async function signAsActor(ctx: Ctx, token: string, input: SignInput, bas
   // The code is checked outside the transaction, so a wrong try is counted even though the request fails.
   const before = await openSignerOrThrow(ctx.db, token);
   if (needsCode(before.request, before.actor)) await checkSigningCode(ctx.db, before.actor, input.sms_code, ctx.request.ip);
+  // Decoded and encoded again before the transaction, off the event loop, within its pixel limits.
+  const drawn = before.actor.type === "signer" && input.signature?.type === "drawn" ? await readDrawnSignature(input.signature.image) : null;
   return ctx.db.transaction(async (tx) => {
     // Locked and checked again: two submissions of one link sign once.
     const { request, actor } = await openSignerOrThrow(tx, token, { forUpdate: true });
@@ -85,7 +77,7 @@ export async function signAsActor(ctx: Ctx, token: string, input: SignInput, bas
       let text: string | null = null;
       if (sig?.type === "drawn") {
         kind = "drawn";
-        image = checkDrawnImage(sig.image);
+        image = drawn;
       } else if (sig?.type === "typed") {
         kind = "typed";
         text = cleanText(sig.text ?? "", "signature.text", MAX_TYPED_SIGNATURE);

@@ -3,7 +3,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db";
 import { fileVersions, files, versionTexts } from "@/db/schema";
 import { contentKind } from "../previews/formats";
-import { withPdf } from "../previews/pdf-document";
+import { extractPdfText } from "../previews/pdf-document";
 import { sameTime } from "../previews/same-time";
 import { readUtf8Beginning } from "./read-utf8";
 
@@ -51,19 +51,9 @@ async function textOf(blobId: string, size: number, kind: ReturnType<typeof cont
     return { state: "available", content: kind === "html" ? stripMarkup(text) : text };
   }
   if (kind === "pdf") {
-    return withPdf(blobId, size, async (doc) => {
-      const parts: string[] = [];
-      let length = 0;
-      for (let n = 1; n <= Math.min(doc.numPages, MAX_PDF_PAGES) && length < MAX_TEXT_CHARS; n++) {
-        const page = await doc.getPage(n);
-        const content = await page.getTextContent();
-        const text = content.items.map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : " ") : "")).join("");
-        page.cleanup();
-        parts.push(text);
-        length += text.length + 1;
-      }
-      return { state: "available", content: parts.join("\n") };
-    });
+    // In a PDF worker: a document over its limits fails (state failed), one too long is cut.
+    const { text } = await extractPdfText({ blobId, size }, { maxPages: MAX_PDF_PAGES, maxChars: MAX_TEXT_CHARS });
+    return { state: "available", content: text };
   }
   return { state: "none", content: "" };
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
-import { crc32 } from "node:zlib";
+import { crc32, deflateSync } from "node:zlib";
 import sharp from "sharp";
 import type { User } from "@/db/schema";
 import { commitUpload } from "@/lib/server/files/commit-upload";
@@ -67,6 +67,70 @@ export function makePdf(pages: string[]): Buffer {
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, "latin1");
+}
+
+type PdfObject = string | { dict: string; stream: Buffer };
+
+/** A PDF of the given objects (object 1 the catalog), with a computed cross-reference table. */
+export function pdfOf(objects: PdfObject[]): Buffer {
+  const parts: Buffer[] = [Buffer.from("%PDF-1.5\n", "latin1")];
+  let length = parts[0].length;
+  const offsets: number[] = [];
+  const push = (bytes: Buffer) => {
+    parts.push(bytes);
+    length += bytes.length;
+  };
+  objects.forEach((object, i) => {
+    offsets.push(length);
+    if (typeof object === "string") return push(Buffer.from(`${i + 1} 0 obj\n${object}\nendobj\n`, "latin1"));
+    push(Buffer.from(`${i + 1} 0 obj\n<< ${object.dict} /Length ${object.stream.length} >>\nstream\n`, "latin1"));
+    push(object.stream);
+    push(Buffer.from("\nendstream\nendobj\n", "latin1"));
+  });
+  const xref = length;
+  const table = offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("");
+  push(Buffer.from(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${table}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`, "latin1"));
+  return Buffer.concat(parts);
+}
+
+/** One page drawing `content` (Flate-compressed), with `resources`. */
+const onePage = (content: Buffer, resources = "<< >>", extra: PdfObject[] = []) =>
+  pdfOf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 400] /Contents 4 0 R /Resources ${resources} >>`,
+    { dict: "/Filter /FlateDecode", stream: deflateSync(content, { level: 1 }) },
+    ...extra,
+  ]);
+
+/**
+ * An image bomb (issue 25, finding 3): one 20000 x 20000 image whose Flate stream of zeros takes
+ * a few kilobytes, and decodes to 400 megapixels (1.6 GB once drawn).
+ */
+export function makeImageBombPdf(): Buffer {
+  const side = 20_000;
+  const pixels = deflateSync(Buffer.alloc((side * side) / 8), { level: 9 });
+  return onePage(Buffer.from("q 300 0 0 400 0 0 cm /Im1 Do Q"), "<< /XObject << /Im1 5 0 R >> >>", [
+    { dict: `/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /FlateDecode`, stream: pixels },
+  ]);
+}
+
+/** A page of `count` drawing operators (a filled rectangle is two), some 25 KB compressed for 2 million. */
+export function makeOperatorsPdf(count: number): Buffer {
+  return onePage(Buffer.from("1 1 1 1 re f\n".repeat(Math.ceil(count / 2)), "latin1"));
+}
+
+/** `count` pages sharing one content stream with text, in one flat page tree. */
+export function makeManyPagesPdf(count: number): Buffer {
+  const kids = Array.from({ length: count }, (_, i) => `${i + 5} 0 R`).join(" ");
+  const pages = Array.from({ length: count }, () => "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 400] /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>");
+  return pdfOf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    `<< /Type /Pages /Kids [${kids}] /Count ${count} >>`,
+    { dict: "", stream: Buffer.from("BT /F1 12 Tf 20 350 Td (many pages) Tj ET") },
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ...pages,
+  ]);
 }
 
 /**

@@ -1,6 +1,7 @@
 import "server-only";
 import { EncryptedPDFError, PDFDocument } from "pdf-lib";
 import { AppError } from "@/lib/server/errors";
+import { findActiveContent } from "./active-content";
 import { pageGeometry } from "./page-geometry";
 
 export type PdfPageSize = { width: number; height: number }; // PDF points
@@ -21,7 +22,8 @@ function maxBytes(setting: string | undefined): number {
 
 /**
  * Pages of a PDF as a reader shows them (CropBox, turned by /Rotate); throws AppError 422
- * (code "pdf_encrypted" or "pdf_damaged", message = reason). What passes here can be stamped.
+ * (code "pdf_encrypted", "pdf_damaged" or "pdf_active_content", message = reason). What passes
+ * here can be stamped.
  */
 export async function inspectPdf(bytes: Uint8Array): Promise<{ pages: PdfPageSize[] }> {
   if (bytes.length > MAX_SIGNABLE_PDF_BYTES) {
@@ -36,6 +38,14 @@ export async function inspectPdf(bytes: Uint8Array): Promise<{ pages: PdfPageSiz
     return { width: round(width), height: round(height) };
   });
   if (pages.length === 0) throw damaged("it has no pages");
+  const active = findActiveContent(doc);
+  if (active.length > 0) {
+    throw new AppError(
+      "pdf_active_content",
+      `The PDF carries content that runs by itself and cannot be signed: ${active.join("; ")}. Save it again without scripts or actions (for instance printed to PDF) and add it again`,
+      { active },
+    );
+  }
   return { pages };
 }
 

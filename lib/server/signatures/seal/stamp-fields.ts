@@ -8,6 +8,8 @@ import {
   type PDFPage,
 } from "pdf-lib";
 import { AppError } from "@/lib/server/errors";
+import { normaliseDrawnSignature } from "../drawn-signature";
+import { stripActiveContent } from "./active-content";
 import { FontStack } from "./fonts";
 import { loadSignablePdf } from "./inspect-pdf";
 import { pageGeometry } from "./page-geometry";
@@ -38,6 +40,8 @@ const MAX_TEXT_SIZE = 14;
  */
 export async function stampFields(pdf: Uint8Array, stamps: Stamp[]): Promise<Uint8Array> {
   const doc = await loadSignablePdf(pdf);
+  // Refused when the request was made; removed here too, for documents that came in before.
+  stripActiveContent(doc);
   const pages = doc.getPages();
   const fonts = new Fonts(doc);
   for (const stamp of stamps) {
@@ -68,7 +72,11 @@ async function drawStamp(doc: PDFDocument, page: PDFPage, stamp: Stamp, fonts: F
 }
 
 async function drawImage(doc: PDFDocument, page: PDFPage, stamp: Stamp & { kind: "image" }) {
-  const image = await doc.embedPng(stamp.png).catch(() => {
+  // Checked again here: an image stored before its dimensions were limited must not reach pdf-lib's decoder.
+  const png = await normaliseDrawnSignature(Buffer.from(stamp.png)).catch((error: Error) => {
+    throw new AppError("invalid_request", `The signature image for page ${stamp.page} is not a valid PNG: ${error.message.replace(/^Invalid request: signature.image: /, "")}`);
+  });
+  const image = await doc.embedPng(png).catch(() => {
     throw new AppError("invalid_request", `The signature image for page ${stamp.page} is not a valid PNG`);
   });
   const scale = Math.min(stamp.width / image.width, stamp.height / image.height);

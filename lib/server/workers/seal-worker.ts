@@ -1,0 +1,52 @@
+// The seal worker: pdf-lib and @libpdf/core read, stamp, seal and draw PDFs here, never on the
+// web process's event loop (lib/server/signatures/seal/seal-pool.ts runs it). Bundled by esbuild
+// (package.json build:server; bundled-worker.ts for tests and `next dev`). The signing key stays
+// on the main thread: the seal asks it for each signature it needs (`call("sign")`).
+import type { DigestAlgorithm, Signer } from "@libpdf/core";
+import { AppError } from "../errors";
+import { renderAuditTrail, type AuditTrailInput } from "../signatures/seal/audit-trail-pdf";
+import { inspectPdf } from "../signatures/seal/inspect-pdf";
+import { sealWithSigner, type SealInfo } from "../signatures/seal/seal-with-signer";
+import { stampFields, type Stamp } from "../signatures/seal/stamp-fields";
+import { serveOperations, type Call, type Operation } from "./worker-side.mjs";
+
+/** A signer as it crosses threads: its certificates and algorithms, without `sign`. */
+export type SignerShape = Omit<Signer, "sign">;
+
+const signerFor = (shape: SignerShape, call: Call): Signer => ({
+  ...shape,
+  sign: async (data: Uint8Array, algorithm: DigestAlgorithm) => (await call("sign", { data, algorithm })) as Uint8Array,
+});
+
+/** The contract's errors (a damaged PDF, a field off its page) cross as code "app_error", with what rebuilds them. */
+const withAppErrors =
+  (operation: Operation): Operation =>
+  async (args, call) => {
+    try {
+      return await operation(args, call);
+    } catch (error) {
+      if (error instanceof AppError) throw Object.assign(new Error(error.message), { code: "app_error", details: { code: error.code, details: error.details } });
+      throw error;
+    }
+  };
+
+/** A document handed over rather than copied (a buffer of its own only: never a shared pool's). */
+function handOver(bytes: Uint8Array) {
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+  return { value: own, transfer: [own.buffer as ArrayBuffer] };
+}
+
+serveOperations({
+  /** {pdf} → {pages} (pages as a reader shows them), or the refusal (encrypted, damaged, active content). */
+  inspect: withAppErrors(async ({ pdf }: { pdf: Uint8Array }) => ({ value: await inspectPdf(pdf) })),
+  /** {pdf, stamps, info, signer} → the stamped and sealed PDF. */
+  sign: withAppErrors(async ({ pdf, stamps, info, signer }: { pdf: Uint8Array; stamps: Stamp[]; info: SealInfo; signer: SignerShape }, call) =>
+    handOver(await sealWithSigner(await stampFields(pdf, stamps), info, signerFor(signer, call))),
+  ),
+  /** {pdf, info, signer} → the sealed PDF. */
+  seal: withAppErrors(async ({ pdf, info, signer }: { pdf: Uint8Array; info: SealInfo; signer: SignerShape }, call) => handOver(await sealWithSigner(pdf, info, signerFor(signer, call)))),
+  /** {input, info, signer} → the audit trail, drawn and sealed. */
+  auditTrail: withAppErrors(async ({ input, info, signer }: { input: AuditTrailInput; info: SealInfo; signer: SignerShape }, call) =>
+    handOver(await sealWithSigner(await renderAuditTrail(input), info, signerFor(signer, call))),
+  ),
+});
