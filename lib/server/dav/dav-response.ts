@@ -70,8 +70,9 @@ export async function sendDavError(res: ServerResponse, method: string, error: u
     sendXml(res, error instanceof AppError ? error.status : 400, `<D:error xmlns:D="DAV:"><D:${dav}/></D:error>`, (error as AppError).headers);
     return;
   }
+  // toErrorResponse logs what it could not classify (a 500 with its request id), once; an expected
+  // answer (507 quota, 503 database away, an AppError of any status) is no crash and is not logged.
   const response = toErrorResponse(error);
-  if (response.status >= 500) console.error("[coffre] WebDAV request failed:", error);
   const body = Buffer.from(await response.text());
   res.writeHead(response.status, { ...Object.fromEntries(response.headers), "Content-Length": String(body.length) });
   res.end(method === "HEAD" ? undefined : body);
