@@ -4,6 +4,20 @@ import { DOMParser, type Document, type Element } from "@xmldom/xmldom";
 import { AppError } from "../errors";
 
 export const DAV_NS = "DAV:";
+/** The live properties (RFC 4918 15, RFC 4331) of the DAV: namespace: computed on request, never stored (PROPPATCH refuses them). */
+export const LIVE_PROPERTIES: ReadonlySet<string> = new Set([
+  "resourcetype",
+  "displayname",
+  "getcontentlength",
+  "getcontenttype",
+  "getetag",
+  "getlastmodified",
+  "creationdate",
+  "supportedlock",
+  "lockdiscovery",
+  "quota-used-bytes",
+  "quota-available-bytes",
+]);
 /** XML bodies (PROPFIND, PROPPATCH, LOCK) are small: more than this is refused (413). */
 export const MAX_XML_BYTES = 1 << 20;
 
