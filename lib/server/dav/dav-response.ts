@@ -1,7 +1,9 @@
 import "server-only";
 import type { ServerResponse } from "node:http";
 import { setImmediate } from "node:timers/promises";
-import { AppError, toErrorResponse } from "../errors";
+import { AppError } from "../errors";
+import { writeAnswer } from "../http/answer-early";
+import { sendError } from "../http/node-route";
 import type { DavTarget } from "./dav-path";
 import { escapeXml, propElement, XML_HEAD, type PropName } from "./dav-xml";
 
@@ -80,16 +82,15 @@ async function writeChunk(res: ServerResponse, chunk: string): Promise<boolean> 
   return !res.destroyed;
 }
 
+/** An XML answer; with the request's body still arriving (a refusal), that body is drained within bounds (answer-early.ts). */
 export function sendXml(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   const bytes = Buffer.from(XML_HEAD + body, "utf8");
-  res.writeHead(status, { "Content-Type": "application/xml; charset=utf-8", "Content-Length": String(bytes.length), ...headers });
-  res.end(bytes);
+  void writeAnswer(res, status, { "Content-Type": "application/xml; charset=utf-8", "Content-Length": String(bytes.length), ...headers }, bytes);
 }
 
 /** A status with no body. */
 export function sendEmpty(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "Content-Length": "0", ...headers });
-  res.end();
+  void writeAnswer(res, status, { "Content-Length": "0", ...headers });
 }
 
 /** The resource a target names, or 404 (409 is for the methods that create). */
@@ -117,10 +118,7 @@ export async function sendDavError(res: ServerResponse, method: string, error: u
     sendXml(res, error instanceof AppError ? error.status : 400, `<D:error xmlns:D="DAV:"><D:${dav}/></D:error>`, (error as AppError).headers);
     return;
   }
-  // toErrorResponse logs what it could not classify (a 500 with its request id), once; an expected
-  // answer (507 quota, 503 database away, an AppError of any status) is no crash and is not logged.
-  const response = toErrorResponse(error);
-  const body = Buffer.from(await response.text());
-  res.writeHead(response.status, { ...Object.fromEntries(response.headers), "Content-Length": String(body.length) });
-  res.end(method === "HEAD" ? undefined : body);
+  // The contract's error body (sendError): only what toErrorAnswer cannot classify is logged, once,
+  // with its request id; an expected answer (507 quota, 503 database away, any AppError) is no crash.
+  await sendError(res, method, error);
 }
