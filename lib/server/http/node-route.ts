@@ -57,7 +57,8 @@ export async function sendResponse(res: ServerResponse, response: Response, meth
   const headers = Object.fromEntries(response.headers);
   if (isBodyArriving(res.req)) {
     const body = method === "HEAD" || !response.body ? undefined : Buffer.from(await response.arrayBuffer());
-    await writeAnswer(res, response.status, body ? { ...headers, "Content-Length": String(body.length) } : headers, body);
+    if (body) headers["content-length"] = String(body.length);
+    await writeAnswer(res, response.status, headers, body);
     return;
   }
   res.writeHead(response.status, headers);
