@@ -6,6 +6,7 @@ import next from "next";
 import { downloadById, downloadByToken } from "./lib/server/downloads/serve-download";
 import { accelRedirectPrefix } from "./lib/server/downloads/accel-redirect";
 import { davHandler } from "./lib/server/dav/dav-handler";
+import { writeAnswer } from "./lib/server/http/answer-early";
 import { clientAddress, isTrustedProxy, parseTrustedProxies } from "./lib/server/http/client-address";
 import { nodeRoute, type NodeHandler } from "./lib/server/http/node-route";
 import { OAUTH2_ENDPOINTS } from "./lib/server/oauth2/authorization-server";
@@ -105,8 +106,12 @@ async function main() {
     const answered = fast ? fast.handler(req, res, fast.params) : handle(req, res);
     answered.catch((error: unknown) => {
       console.error("[coffre] request failed before Next could answer:", error);
-      if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "Internal error", code: "internal_error" }));
-      else res.destroy();
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const body = Buffer.from(JSON.stringify({ error: "Internal error", code: "internal_error" }));
+      void writeAnswer(res, 500, { "Content-Type": "application/json", "Content-Length": String(body.length) }, body);
     });
   });
   // Idle keep-alive connections live past a client's or a proxy's own reuse window (nginx and most

@@ -101,31 +101,43 @@ export function errorResponse(status: number, body: ErrorBody, headers: Record<s
 
 /** Turns anything thrown into the contract's error body (api.md: {error, code, details}). */
 export function toErrorResponse(thrown: unknown): Response {
+  const answer = toErrorAnswer(thrown);
+  return errorResponse(answer.status, answer.body, answer.headers);
+}
+
+export type ErrorAnswer = { status: number; body: ErrorBody; headers?: Record<string, string> };
+
+/**
+ * What toErrorResponse answers, for writers of raw Node responses. Only what it cannot classify
+ * is a crash: logged here, once, with a request id; an expected answer (an AppError of any
+ * status, a 507 or a 503 from the database) is never logged as one.
+ */
+export function toErrorAnswer(thrown: unknown): ErrorAnswer {
   const error = fromStorageError(thrown);
   if (error instanceof AppError) {
-    return errorResponse(error.status, { error: error.message, code: error.code, details: error.details }, error.headers);
+    return { status: error.status, body: { error: error.message, code: error.code, details: error.details }, headers: error.headers };
   }
   if (error instanceof ZodError) {
     const details = error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
     const fields = details.map((d) => d.path || "(body)").join(", ");
-    return errorResponse(400, { error: `Invalid request: ${fields}`, code: "invalid_request", details });
+    return { status: 400, body: { error: `Invalid request: ${fields}`, code: "invalid_request", details } };
   }
   const pg = postgresError(error);
-  if (pg?.code === "23505") return errorResponse(409, { error: "This already exists", code: "conflict" });
+  if (pg?.code === "23505") return { status: 409, body: { error: "This already exists", code: "conflict" } };
   // Class 22: the value itself cannot be stored (a NUL or an invalid byte in text, a number out of
   // range, a string over its column). Input that slipped past the schemas, not a server fault:
   // a 400, and neither the query nor its parameters reach the log.
   if (pg?.code && INVALID_VALUE.has(pg.code)) {
-    return errorResponse(400, { error: "Invalid request: a value cannot be stored as given", code: "invalid_request" });
+    return { status: 400, body: { error: "Invalid request: a value cannot be stored as given", code: "invalid_request" } };
   }
-  if (pg?.code === "55P03") return errorResponse(423, { error: "The resource is busy, try again", code: "locked" });
-  if (pg?.code === "53100") return errorResponse(507, { error: "Storage is full", code: "insufficient_storage" });
+  if (pg?.code === "55P03") return { status: 423, body: { error: "The resource is busy, try again", code: "locked" } };
+  if (pg?.code === "53100") return { status: 507, body: { error: "Storage is full", code: "insufficient_storage" } };
   if (isUnavailable(error, pg?.code)) {
-    return errorResponse(503, { error: "The service is temporarily unavailable", code: "service_unavailable" }, { "Retry-After": "5" });
+    return { status: 503, body: { error: "The service is temporarily unavailable", code: "service_unavailable" }, headers: { "Retry-After": "5" } };
   }
   const requestId = randomUUID();
   console.error(`[coffre] request ${requestId} failed:`, error);
-  return errorResponse(500, { error: "Internal error", code: "internal_error", details: { request_id: requestId } });
+  return { status: 500, body: { error: "Internal error", code: "internal_error", details: { request_id: requestId } } };
 }
 
 function postgresError(error: unknown): { code?: string } | undefined {

@@ -27,7 +27,8 @@ export type AssertWritable = (target: DavTarget) => Promise<void>;
 /**
  * WebDAV at /dav/ (api.md, "WebDAV and object storage"), answered on the raw Node request by
  * server.ts: one service per method in lib/server/dav, all on the services the API uses.
- * A body the handler did not read (a refusal before it) is drained, never left half-read.
+ * A body the handler did not read (a refusal before or while reading it) is drained within
+ * bounds once the answer is written (answer-early.ts), never read without limit nor cut first.
  */
 export async function davHandler(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = (req.method ?? "GET").toUpperCase();
@@ -82,7 +83,6 @@ export async function davHandler(req: IncomingMessage, res: ServerResponse): Pro
         throw new AppError("method_not_allowed", `Method ${method} is not supported here`, undefined, { Allow: DAV_METHODS });
     }
   } catch (error) {
-    if (!req.readableEnded) req.resume();
     await sendDavError(res, method, error);
   }
 }

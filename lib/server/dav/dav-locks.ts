@@ -4,9 +4,10 @@ import type { DbOrTx } from "@/db";
 import { davLocks, fileLocks, type Folder } from "@/db/schema";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
+import { idIn } from "../folders/id-array";
 import { DavError } from "./dav-response";
 import { davHref, davSegments, resolveDavPath, type DavTarget } from "./dav-path";
-import { etagOf, resourceOf } from "./dav-resources";
+import { etagOf, idsOf, resourceKey, resourceOf, rowKey, type DavResource } from "./dav-resources";
 import { escapeXml } from "./dav-xml";
 
 export type DavLock = typeof davLocks.$inferSelect;
@@ -177,11 +178,26 @@ export function activeLock(lock: DavLock, rootSegments: string[], collection: bo
   );
 }
 
-/** DAV:lockdiscovery of a resource: the locks on it itself (lock roots elsewhere are not listed). */
-export async function lockDiscoveryOf(ctx: AuthedCtx, resource: { kind: string; segments: string[]; file?: { id: number }; folder?: Folder }): Promise<string> {
-  if (resource.kind === "root") return "";
+/**
+ * DAV:lockdiscovery of resources, by resource key (resourceKey): the locks on each itself (lock
+ * roots elsewhere are not listed). Expired locks are swept once, then one statement whatever the
+ * number of resources.
+ */
+export async function lockDiscoveries(ctx: AuthedCtx, resources: DavResource[]): Promise<Map<string, string>> {
+  const { fileIds, folderIds } = idsOf(resources);
+  const discovered = new Map<string, string>();
+  if (fileIds.length === 0 && folderIds.length === 0) return discovered;
   await dropExpiredLocks(ctx.db);
-  const where = resource.kind === "file" ? eq(davLocks.fileId, resource.file!.id) : eq(davLocks.folderId, resource.folder!.id);
-  const locks = await ctx.db.select().from(davLocks).where(where);
-  return locks.map((l) => activeLock(l, resource.segments, resource.kind !== "file")).join("");
+  const locks = await ctx.db
+    .select()
+    .from(davLocks)
+    .where(or(fileIds.length ? idIn(davLocks.fileId, fileIds) : undefined, folderIds.length ? idIn(davLocks.folderId, folderIds) : undefined))
+    .orderBy(davLocks.id);
+  const byKey = new Map(resources.flatMap((r) => (resourceKey(r) ? [[resourceKey(r)!, r] as const] : [])));
+  for (const lock of locks) {
+    const key = rowKey(lock);
+    const resource = byKey.get(key);
+    if (resource) discovered.set(key, (discovered.get(key) ?? "") + activeLock(lock, resource.segments, resource.kind !== "file"));
+  }
+  return discovered;
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import { fileVersions, files, folders, type FileRow, type FileVersion, type Folder } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import { remainingQuota, usedInFolder } from "../quotas/assert-quota";
+import { findQuotaFolders, pendingInFolders, remainingQuota, usedInFolders } from "../quotas/assert-quota";
 import { resolveRightsMany } from "../rights/resolve-many";
 import type { DavTarget } from "./dav-path";
 import { davSpaces } from "./dav-path";
@@ -51,9 +51,48 @@ export function etagOf(resource: DavResource): string {
   return '"root"';
 }
 
-/** quota-used-bytes / quota-available-bytes (RFC 4331) of a collection; available is omitted when unlimited. */
-export async function quotaOf(ctx: AuthedCtx, resource: DavResource): Promise<{ used: number; available: number | null } | null> {
-  if (resource.kind !== "folder") return null;
-  const [used, room] = await Promise.all([usedInFolder(ctx.db, resource.folder.id), remainingQuota(ctx.db, { userId: ctx.actor.user.id, folder: resource.folder })]);
-  return { used, available: Number.isFinite(room) ? Math.max(0, room) : null };
+/** What keys a resource's stored properties and locks: `f<id>` for a file, `d<id>` for a folder; the root has none. */
+export function resourceKey(resource: DavResource): string | null {
+  if (resource.kind === "file") return `f${resource.file.id}`;
+  if (resource.kind === "folder") return `d${resource.folder.id}`;
+  return null;
+}
+
+/** The key of a row stored against a file or a folder (dead properties, locks), as resourceKey gives it. */
+export const rowKey = (row: { fileId: number | null; folderId: number | null }) => (row.fileId !== null ? `f${row.fileId}` : `d${row.folderId}`);
+
+/** The ids of the files and of the folders among resources. */
+export function idsOf(resources: DavResource[]): { fileIds: number[]; folderIds: number[] } {
+  return {
+    fileIds: resources.flatMap((r) => (r.kind === "file" ? [r.file.id] : [])),
+    folderIds: resources.flatMap((r) => (r.kind === "folder" ? [r.folder.id] : [])),
+  };
+}
+
+export type DavQuota = { used: number; available: number | null };
+
+/**
+ * quota-used-bytes / quota-available-bytes (RFC 4331) of the collections among resources, by
+ * folder id; available is omitted when unlimited. As remainingQuota counts them (the caller's
+ * quota, the nearest folder quota, the platform's), in a bounded number of statements whatever
+ * the number of collections.
+ */
+export async function quotasOf(ctx: AuthedCtx, resources: DavResource[]): Promise<Map<number, DavQuota>> {
+  const listed = resources.flatMap((r) => (r.kind === "folder" ? [r.folder] : []));
+  if (listed.length === 0) return new Map();
+  const ids = listed.map((f) => f.id);
+  const [used, governing, room] = await Promise.all([
+    usedInFolders(ctx.db, ids),
+    findQuotaFolders(ctx.db, listed),
+    remainingQuota(ctx.db, { userId: ctx.actor.user.id }),
+  ]);
+  const limited = [...new Set([...governing.values()].flatMap((q) => (q && q.quota > 0 ? [q.id] : [])))];
+  const [limitedUsed, limitedPending] = await Promise.all([usedInFolders(ctx.db, limited), pendingInFolders(ctx.db, limited)]);
+  const quotas = new Map<number, DavQuota>();
+  for (const id of ids) {
+    const q = governing.get(id);
+    const left = q && q.quota > 0 ? Math.min(room, q.quota - limitedUsed.get(q.id)! - limitedPending.get(q.id)!) : room;
+    quotas.set(id, { used: used.get(id) ?? 0, available: Number.isFinite(left) ? Math.max(0, left) : null });
+  }
+  return quotas;
 }

@@ -4,24 +4,36 @@ import { DOMParser, type Document, type Element } from "@xmldom/xmldom";
 import { AppError } from "../errors";
 
 export const DAV_NS = "DAV:";
+/** The live properties (RFC 4918 15, RFC 4331) of the DAV: namespace: computed on request, never stored (PROPPATCH refuses them). */
+export const LIVE_PROPERTIES: ReadonlySet<string> = new Set([
+  "resourcetype",
+  "displayname",
+  "getcontentlength",
+  "getcontenttype",
+  "getetag",
+  "getlastmodified",
+  "creationdate",
+  "supportedlock",
+  "lockdiscovery",
+  "quota-used-bytes",
+  "quota-available-bytes",
+]);
 /** XML bodies (PROPFIND, PROPPATCH, LOCK) are small: more than this is refused (413). */
 export const MAX_XML_BYTES = 1 << 20;
 
-/** The request body as text, at most MAX_XML_BYTES (413 beyond, the rest drained). */
+/**
+ * The request body as text, at most MAX_XML_BYTES (413 beyond). The request is never destroyed
+ * here: the answer to a refusal drains the rest within bounds (answer-early.ts).
+ */
 export async function readSmallBody(req: IncomingMessage, max = MAX_XML_BYTES): Promise<string> {
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > max) {
-    req.resume();
-    throw new AppError("payload_too_large", `An XML body may not exceed ${max} bytes`);
-  }
+  if (Number.isFinite(declared) && declared > max) throw new AppError("payload_too_large", `An XML body may not exceed ${max} bytes`);
   const parts: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
+  // Leaving the loop early (a throw) must not destroy the request, and with it the socket.
+  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > max) {
-      req.resume();
-      throw new AppError("payload_too_large", `An XML body may not exceed ${max} bytes`);
-    }
+    if (size > max) throw new AppError("payload_too_large", `An XML body may not exceed ${max} bytes`);
     parts.push(chunk);
   }
   return Buffer.concat(parts).toString("utf8");

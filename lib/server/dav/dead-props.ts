@@ -1,9 +1,10 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { davProperties } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import type { DavResource } from "./dav-resources";
+import { idIn } from "../folders/id-array";
+import { idsOf, rowKey, type DavResource } from "./dav-resources";
 import { clark, type PropName } from "./dav-xml";
 
 /** The row key of a resource's dead properties; the root has none. */
@@ -16,12 +17,25 @@ function ownerOf(resource: DavResource): { fileId: number } | { folderId: number
 const whereOwner = (owner: { fileId: number } | { folderId: number }) =>
   "fileId" in owner ? eq(davProperties.fileId, owner.fileId) : eq(davProperties.folderId, owner.folderId);
 
-/** The dead properties of a resource, by Clark name, as XML content (PROPPATCH stores them). */
-export async function deadPropsOf(ctx: AuthedCtx, resource: DavResource): Promise<Map<string, string>> {
-  const owner = ownerOf(resource);
-  if (!owner) return new Map();
-  const rows = await ctx.db.select().from(davProperties).where(whereOwner(owner));
-  return new Map(rows.map((r) => [clark({ ns: r.namespace, name: r.name }), r.value]));
+/**
+ * The dead properties of resources, by resource key (resourceKey) then Clark name, as XML
+ * content (PROPPATCH stores them): one statement whatever the number of resources.
+ */
+export async function deadPropsOf(ctx: AuthedCtx, resources: DavResource[]): Promise<Map<string, Map<string, string>>> {
+  const { fileIds, folderIds } = idsOf(resources);
+  const byResource = new Map<string, Map<string, string>>();
+  if (fileIds.length === 0 && folderIds.length === 0) return byResource;
+  const found = await ctx.db
+    .select()
+    .from(davProperties)
+    .where(or(fileIds.length ? idIn(davProperties.fileId, fileIds) : undefined, folderIds.length ? idIn(davProperties.folderId, folderIds) : undefined))
+    .orderBy(davProperties.id);
+  for (const row of found) {
+    const key = rowKey(row);
+    if (!byResource.has(key)) byResource.set(key, new Map());
+    byResource.get(key)!.set(clark({ ns: row.namespace, name: row.name }), row.value);
+  }
+  return byResource;
 }
 
 /** Sets (value) or removes (null) dead properties, in order, in the caller's transaction. */

@@ -8,11 +8,9 @@ import { resolveDavPath, davHref } from "./dav-path";
 import { notFoundUnless, sendMultistatus, type PropStat } from "./dav-response";
 import { resourceOf } from "./dav-resources";
 import { writeDeadProps } from "./dead-props";
-import { childElements, DAV_NS, isDav, parseXml, readSmallBody, type PropName } from "./dav-xml";
+import { childElements, DAV_NS, isDav, LIVE_PROPERTIES, parseXml, readSmallBody, type PropName } from "./dav-xml";
 import type { AssertWritable } from "./dav-handler";
 
-/** Live properties: never stored as dead ones (403 cannot-modify-protected-property). */
-const PROTECTED = new Set(["resourcetype", "getcontentlength", "getcontenttype", "getetag", "getlastmodified", "creationdate", "supportedlock", "lockdiscovery", "quota-used-bytes", "quota-available-bytes", "displayname"]);
 /** A property value may not be larger than this (characters of XML). */
 const MAX_VALUE = 64 * 1024;
 
@@ -46,7 +44,8 @@ export async function proppatch(ctx: AuthedCtx, req: IncomingMessage, res: Serve
       changes.push({ name, value: set ? contentOf(element, serializer) : null });
     }
   }
-  const refused = changes.filter((c) => (c.name.ns === DAV_NS && PROTECTED.has(c.name.name)) || (c.value !== null && c.value.length > MAX_VALUE));
+  // Live properties are never stored as dead ones (403 cannot-modify-protected-property).
+  const refused = changes.filter((c) => (c.name.ns === DAV_NS && LIVE_PROPERTIES.has(c.name.name)) || (c.value !== null && c.value.length > MAX_VALUE));
   let propstats: PropStat[];
   if (refused.length > 0) {
     const failed = changes.filter((c) => !refused.includes(c));

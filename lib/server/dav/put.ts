@@ -6,6 +6,7 @@ import type { AuthedCtx } from "../context";
 import { AppError, forbidden } from "../errors";
 import { commitUpload } from "../files/commit-upload";
 import { validateName } from "../files/names";
+import { nodeBodyView } from "../http/body-source";
 import { capBytes } from "../uploads/receive-chunk";
 import { assertUploadAllowed } from "../uploads/upload-target";
 import { resolveDavPath } from "./dav-path";
@@ -32,13 +33,19 @@ export async function put(ctx: AuthedCtx, req: IncomingMessage, res: ServerRespo
   const { room } = await assertUploadAllowed(ctx, { folderId: folder.id, name, neverOverwrite: false }, declared, { room: true });
 
   const cap = capBytes(room ?? Number.POSITIVE_INFINITY, () => new AppError("insufficient_storage", "Storage exhausted: this file would exceed a quota"));
-  const feeding = pipeline(req, cap);
+  // Through a view of the request: a refusal half-way (the cap, the store) stops the view, never
+  // the request, whose rest the answer drains within bounds (answer-early.ts).
+  const source = nodeBodyView(req);
+  const feeding = pipeline(source.body, cap);
   feeding.catch(() => {});
   const store = getBlobStore();
   const interrupted = (error: unknown) => (error instanceof AppError ? error : new AppError("invalid_request", "The request body was interrupted"));
-  const blob = await store.put(cap, { expectedBytes: declared }).catch((error: unknown) => {
-    throw interrupted(error);
-  });
+  const blob = await store
+    .put(cap, { expectedBytes: declared })
+    .catch((error: unknown) => {
+      throw interrupted(error);
+    })
+    .finally(() => source.release());
   await feeding.catch(async (error: unknown) => {
     await store.delete(blob.id).catch(() => {});
     throw interrupted(error);

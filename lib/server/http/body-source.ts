@@ -7,8 +7,9 @@ import { detachedBody, discardBody } from "./drain-body";
 /**
  * A request body as the upload services read it: the headers, a Node stream of the bytes (taken
  * on first use), and `release()`, called once the service is done, whatever happened. A consumer
- * may destroy `body` to stop reading; the request itself is never cut by that: `release()` reads
- * what is left and throws it away, so the answer reaches the client whole (environment.md,
+ * may destroy `body` to stop reading; the request itself is never cut by that: after `release()`
+ * what is left is read and thrown away (a web body in the background; a raw Node request within
+ * bounds once the answer is written), so the answer reaches the client whole (environment.md,
  * trap 16). A body never touched is discarded the same way.
  */
 export type BodySource = { readonly headers: Headers; readonly body: Readable; release: () => void };
@@ -33,16 +34,28 @@ export function webBodySource(req: Request, highWaterMark = 1 << 20): BodySource
 /**
  * The body of a raw Node request (the fast paths of server.ts): no web stream, no copy. The
  * consumer reads a view of the request; destroying the view leaves the request whole, and
- * `release()` lets Node read and discard the rest.
+ * `release()` detaches the view: what is left is drained within bounds once the answer is written
+ * (answer-early.ts), never read without limit nor cut before the client has the answer.
  */
 export function nodeBodySource(req: IncomingMessage, headers: Headers): BodySource {
+  const view = nodeBodyView(req);
+  return {
+    headers,
+    get body() {
+      return view.body;
+    },
+    release: view.release,
+  };
+}
+
+/** nodeBodySource without the headers, for a handler that reads them from the request itself (WebDAV PUT). */
+export function nodeBodyView(req: IncomingMessage): Omit<BodySource, "headers"> {
   let view: PassThrough | undefined;
   // Kept for good: a client that goes away mid-body fails the consumer's stream, and an error
   // after release must never go unheard (an uncaught exception).
   req.on("error", (error) => view?.destroy(error));
   req.once("aborted", () => view?.destroy(new Error("The request body was interrupted")));
   return {
-    headers,
     get body() {
       if (!view) {
         view = new PassThrough({ highWaterMark: 1 << 20 });
@@ -52,7 +65,6 @@ export function nodeBodySource(req: IncomingMessage, headers: Headers): BodySour
     },
     release: () => {
       if (view) req.unpipe(view);
-      if (!req.complete) req.resume();
     },
   };
 }

@@ -4,7 +4,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { ZodType } from "zod";
-import { toErrorResponse } from "../errors";
+import { toErrorAnswer } from "../errors";
+import { isBodyArriving, writeAnswer } from "./answer-early";
 import { nodeBodySource } from "./body-source";
 import type { LinkKind } from "../links/resolve-link-visitor";
 import { runEndpoint, type Auth, type Endpoint } from "./route";
@@ -47,9 +48,20 @@ export function toWebRequest(req: IncomingMessage, url = new URL(req.url ?? "/",
   return new Request(new URL(url.pathname + url.search, `http://${req.headers.host ?? "localhost"}`), { method: req.method, headers });
 }
 
-/** A web Response written to a Node response. */
+/**
+ * A web Response written to a Node response. An answer given while the request's body is still
+ * arriving (a refusal) is small: it is written whole, with its length, then the rest of the body
+ * is drained within bounds (answer-early.ts).
+ */
 export async function sendResponse(res: ServerResponse, response: Response, method = "GET"): Promise<void> {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
+  const headers = Object.fromEntries(response.headers);
+  if (isBodyArriving(res.req)) {
+    const body = method === "HEAD" || !response.body ? undefined : Buffer.from(await response.arrayBuffer());
+    if (body) headers["content-length"] = String(body.length);
+    await writeAnswer(res, response.status, headers, body);
+    return;
+  }
+  res.writeHead(response.status, headers);
   if (!response.body || method === "HEAD") {
     res.end();
     return;
@@ -63,8 +75,8 @@ export async function sendError(res: ServerResponse, method: string, error: unkn
     res.destroy();
     return;
   }
-  const response = toErrorResponse(error);
-  const body = Buffer.from(await response.text());
-  res.writeHead(response.status, { ...Object.fromEntries(response.headers), "Content-Length": String(body.length) });
-  res.end(method === "HEAD" ? undefined : body);
+  const answer = toErrorAnswer(error);
+  const body = Buffer.from(JSON.stringify(answer.body));
+  const headers = { "Content-Type": "application/json", "Cache-Control": "no-store", ...answer.headers, "Content-Length": String(body.length) };
+  await writeAnswer(res, answer.status, headers, method === "HEAD" ? undefined : body);
 }

@@ -11,6 +11,7 @@ import { readWebSessionToken } from "../auth/web-session";
 import { getPlatformConfig } from "../config/platform-config";
 import type { RequestInfo } from "../context";
 import { AppError } from "../errors";
+import { writeAnswer } from "../http/answer-early";
 import { toWebRequest } from "../http/node-route";
 import { requestInfo } from "../http/request-info";
 import { appUrl } from "../mail/app-url";
@@ -202,25 +203,45 @@ function clientCredentials(web: Request, body: Record<string, string>): { id: st
 
 /**
  * An `application/x-www-form-urlencoded` body of at most 64 KiB as flat fields; a parameter given
- * twice is refused (RFC 6749 3.1). Null when an error answer was sent. A refused body is read to
- * its end and thrown away, never cut (environment.md, trap 16), before the answer goes out.
+ * twice is refused (RFC 6749 3.1). Null when an error answer was sent. A refused body is read no
+ * further than needed: the answer drains the rest within bounds (answer-early.ts), never cuts it.
  */
 async function readForm(req: IncomingMessage, res: ServerResponse): Promise<Record<string, string> | null> {
   const type = (req.headers["content-type"] ?? "").toLowerCase();
-  const text = await new Promise<string | null>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= FORM_LIMIT) chunks.push(chunk);
-    });
-    req.on("end", () => resolve(size > FORM_LIMIT ? null : Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
   if (!type.startsWith("application/x-www-form-urlencoded")) {
     sendJson(res, 400, { error: "invalid_request", error_description: "Invalid request: content must be application/x-www-form-urlencoded" });
     return null;
   }
+  const text = await new Promise<string | null>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.pause();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > FORM_LIMIT) {
+        stop();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks).toString("utf8"));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
   if (text === null) {
     sendJson(res, 413, { error: "invalid_request", error_description: "The request body is too large" });
     return null;
@@ -249,7 +270,7 @@ function sendOAuthError(res: ServerResponse, error: unknown, challenge?: string)
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   const text = Buffer.from(JSON.stringify(body));
-  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": String(text.length), "Cache-Control": "no-store", ...headers }).end(text);
+  void writeAnswer(res, status, { "Content-Type": "application/json", "Content-Length": String(text.length), "Cache-Control": "no-store", ...headers }, text);
 }
 
 /** The consent page posts from our own origin; anything else is a forged request. */

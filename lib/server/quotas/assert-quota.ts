@@ -1,9 +1,10 @@
 import "server-only";
-import { eq, sql } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import { rows, type DbOrTx } from "@/db";
 import { users, type Folder } from "@/db/schema";
 import { getPlatformConfig } from "../config/platform-config";
 import { AppError } from "../errors";
+import { idArray } from "../folders/id-array";
 
 export type QuotaScope = { userId: number; folder: Pick<Folder, "id" | "path"> };
 
@@ -79,13 +80,39 @@ export async function findQuotaFolder(db: DbOrTx, folder: Pick<Folder, "id" | "p
   return found[0] ? { id: Number(found[0].id), quota: Number(found[0].quota) } : null;
 }
 
+/** The files of a folder's subtree, trashed ones included: what its quota counts. */
+const subtreeFiles = (folderId: SQL) => sql`SELECT x.id FROM files x WHERE x.folder_id = ${folderId}
+          OR x.folder_id IN (SELECT c.id FROM folders c WHERE c.path @> ARRAY[${folderId}::int])`;
+
 /** Bytes of every version (trashed included) of the files in a folder's subtree. */
 export async function usedInFolder(db: DbOrTx, folderId: number): Promise<number> {
-  return sumOf(
-    db,
-    sql`file_id IN (SELECT x.id FROM files x WHERE x.folder_id = ${folderId}
-          OR x.folder_id IN (SELECT c.id FROM folders c WHERE c.path @> ARRAY[${folderId}::int]))`,
+  return sumOf(db, sql`file_id IN (${subtreeFiles(sql`${folderId}`)})`);
+}
+
+/** usedInFolder of many folders in one statement (a WebDAV listing's quota properties), by folder id. */
+export async function usedInFolders(db: DbOrTx, folderIds: number[]): Promise<Map<number, number>> {
+  if (folderIds.length === 0) return new Map();
+  const found = rows<{ id: number; used: string | number }>(
+    await db.execute(sql`
+      SELECT c.id, coalesce((SELECT sum(size) FROM file_versions WHERE file_id IN (${subtreeFiles(sql`c.id`)})), 0) AS used
+      FROM unnest(${idArray(folderIds)}) AS c(id)`),
   );
+  return new Map(found.map((r) => [Number(r.id), Number(r.used)]));
+}
+
+/** findQuotaFolder of many folders in one statement, by folder id (null: no quota applies). */
+export async function findQuotaFolders(db: DbOrTx, list: Pick<Folder, "id">[]): Promise<Map<number, { id: number; quota: number } | null>> {
+  const result = new Map<number, { id: number; quota: number } | null>(list.map((f) => [f.id, null]));
+  if (list.length === 0) return result;
+  const found = rows<{ folder_id: number; id: number; quota: string | number }>(
+    await db.execute(sql`
+      SELECT DISTINCT ON (f.id) f.id AS folder_id, q.id, q.quota
+      FROM folders f JOIN folders q ON q.id = ANY(f.path || f.id) AND q.quota <> -1
+      WHERE f.id = ANY(${idArray(list.map((f) => f.id))})
+      ORDER BY f.id, array_position(f.path || f.id, q.id) DESC`),
+  );
+  for (const r of found) result.set(Number(r.folder_id), { id: Number(r.id), quota: Number(r.quota) });
+  return result;
 }
 
 /** The user's `used`: one row of user_usage (kept by triggers on file_versions, migration 0020). */
@@ -110,8 +137,22 @@ export async function pendingOfUser(db: DbOrTx, userId: number): Promise<number>
   return pendingOf(db, sql`user_id = ${userId}`);
 }
 
+/** Upload sessions whose folder is in a folder's subtree. */
+const inSubtree = (folderId: SQL) => sql`folder_id IN (SELECT c.id FROM folders c WHERE c.id = ${folderId} OR c.path @> ARRAY[${folderId}::int])`;
+
 export async function pendingInFolder(db: DbOrTx, folderId: number): Promise<number> {
-  return pendingOf(db, sql`folder_id IN (SELECT c.id FROM folders c WHERE c.id = ${folderId} OR c.path @> ARRAY[${folderId}::int])`);
+  return pendingOf(db, inSubtree(sql`${folderId}`));
+}
+
+/** pendingInFolder of many folders in one statement, by folder id. */
+export async function pendingInFolders(db: DbOrTx, folderIds: number[]): Promise<Map<number, number>> {
+  if (folderIds.length === 0) return new Map();
+  const found = rows<{ id: number; pending: string | number }>(
+    await db.execute(sql`
+      SELECT c.id, coalesce((SELECT sum(size) FROM uploads WHERE ${OPEN_RESERVATION} AND ${inSubtree(sql`c.id`)}), 0) AS pending
+      FROM unnest(${idArray(folderIds)}) AS c(id)`),
+  );
+  return new Map(found.map((r) => [Number(r.id), Number(r.pending)]));
 }
 
 export async function pendingOnPlatform(db: DbOrTx): Promise<number> {

@@ -5,7 +5,7 @@ import { EVENTS, Server } from "@tus/server";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db";
 import { uploads } from "@/db/schema";
-import { AppError, toErrorResponse } from "../errors";
+import { AppError, toErrorAnswer } from "../errors";
 import { nodeBodySource } from "../http/body-source";
 import { detachedBody } from "../http/drain-body";
 import { sendResponse, toWebRequest } from "../http/node-route";
@@ -60,8 +60,8 @@ export function getTus(): { server: Server; store: HashingFileStore } {
     },
     onResponseError: async (_req, error) => {
       if ("status_code" in error) return undefined;
-      const response = toErrorResponse(error);
-      return { status_code: response.status, body: await response.text() };
+      const answer = toErrorAnswer(error);
+      return { status_code: answer.status, body: JSON.stringify(answer.body) };
     },
   });
   // A terminated upload (tus DELETE, the web client's cancel) gives its reservation back at once.
@@ -94,10 +94,9 @@ async function findCallerSession(req: Request, uploadId: string): Promise<Upload
 /** tus answers thrown `{status_code, body}` objects as they are; ours carry the contract's error body. */
 function tusError(error: unknown): TusError {
   if (error && typeof error === "object" && "status_code" in error) return error as TusError;
-  const status = error instanceof AppError ? error.status : 500;
-  const body = error instanceof AppError ? JSON.stringify({ error: error.message, code: error.code, details: error.details }) : JSON.stringify({ error: "Internal error", code: "internal_error" });
-  if (!(error instanceof AppError)) console.error("[coffre] tus:", error);
-  return { status_code: status, body };
+  // Classified (and, when unexpected, logged) as every route does: a full store is a 507, a database away a 503.
+  const answer = toErrorAnswer(error);
+  return { status_code: answer.status, body: JSON.stringify(answer.body) };
 }
 
 const TUS_CODES: Record<number, string> = {

@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
 import os from "node:os";
+import { Readable } from "node:stream";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { sessions } from "@/db/schema";
 import { hashToken, newToken } from "@/lib/server/auth/tokens";
@@ -113,5 +114,21 @@ describe("WebDAV handler", () => {
     const res = await dav("Private/", { method: "PROPFIND", headers: { depth: "0" }, body: '<D:propfind xmlns:D="DAV:"><D:prop><D:quota-used-bytes/><D:quota-available-bytes/></D:prop></D:propfind>' });
     const xml = await res.text();
     expect(xml).toMatch(/<D:quota-used-bytes>\d+<\/D:quota-used-bytes>/);
+  });
+
+  it("answers an expected 507 (quota exhausted) without logging it as a crash", async () => {
+    const small = await createTestUser({ quota: 10 });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const res = await dav("Private/too-big.bin", { method: "PUT", body: "x".repeat(100), as: small });
+      expect(res.status).toBe(507);
+      expect(await res.json()).toMatchObject({ code: "insufficient_storage" });
+      // Without Content-Length: cut while it streams, the same 507.
+      const streamed = await dav("Private/too-big.bin", { method: "PUT", body: Readable.toWeb(Readable.from([Buffer.alloc(64), Buffer.alloc(64)])) as ReadableStream, duplex: "half", as: small } as RequestInit);
+      expect(streamed.status).toBe(507);
+      expect(logged.mock.calls).toEqual([]);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });
