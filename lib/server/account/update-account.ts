@@ -1,6 +1,6 @@
 import "server-only";
-import { and, eq, isNull, ne } from "drizzle-orm";
-import { sessions, users, type User } from "@/db/schema";
+import { and, eq, isNull } from "drizzle-orm";
+import { users, type User } from "@/db/schema";
 import type { UpdateAccountInput } from "@/lib/contracts/account";
 import { writeLog } from "../audit/write-log";
 import { assertStrongPassword, hashPassword } from "../auth/passwords";
@@ -10,6 +10,7 @@ import type { AuthedCtx } from "../context";
 import { AppError, forbidden, notFound } from "../errors";
 import { presentUser } from "../users/serialize-user";
 import { currentLanguage } from "./current-language";
+import { endAccessAfterPasswordChange } from "./end-access-after-password-change";
 
 const PROFILE_FIELDS = ["lastname", "firstname", "email", "phone", "organization"] as const;
 type ProfileField = (typeof PROFILE_FIELDS)[number];
@@ -59,10 +60,9 @@ export async function updateAccount(ctx: AuthedCtx, input: UpdateAccountInput, a
     if (!row) throw notFound("User");
     const who = { actor: user, request: ctx.request };
     if (passwordHash) {
-      // A changed password ends every other session: whoever knew the old one is signed out.
-      const keep = ctx.actor.sessionId;
-      await tx.delete(sessions).where(and(eq(sessions.userId, user.id), keep === null ? undefined : ne(sessions.id, keep)));
-      await writeLog(tx, who, { type: "ADMLLOG_PASSWORD", message: "Changed the account password; other sessions signed out", objectType: "user", objectId: user.id, object: user.login });
+      // Whoever knew the old one is signed out, their applications too; this session stays.
+      await endAccessAfterPasswordChange(tx, row, { by: "self", keepSessionId: ctx.actor.sessionId });
+      await writeLog(tx, who, { type: "ADMLLOG_PASSWORD", message: "Changed the account password; other sessions and OAuth2 grants ended", objectType: "user", objectId: user.id, object: user.login });
     }
     if (changed.length) {
       await writeLog(tx, who, { type: "ADMLLOG_UPDATE", message: `Updated the account: ${changed.join(", ")}`, objectType: "user", objectId: user.id, object: user.login });
