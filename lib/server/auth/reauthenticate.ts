@@ -8,7 +8,7 @@ import { AppError } from "../errors";
 import { loadUserFactors } from "../mfa/factors";
 import { checkOtp } from "../mfa/verify-code";
 import { verifyPassword } from "./passwords";
-import { assertNotThrottled, clearFailures, recordFailure, type ThrottleScope } from "./throttle";
+import { guessUnderThrottle, type ThrottleScope } from "./throttle";
 
 /** A sign-in this recent stands for a re-authentication where there is nothing to ask. */
 export const FRESH_SIGN_IN_MS = 10 * 60_000;
@@ -53,14 +53,11 @@ export async function reauthMethod(db: DbOrTx, user: User): Promise<ReauthMethod
 const reauthThrottle = (userId: number, ip: string): ThrottleScope => ({ namespace: "reauth", subject: String(userId), ip, perSubject: true });
 
 async function checkAnswer(ctx: AuthedCtx, person: User, method: "password" | "code", answer: string): Promise<void> {
-  const scope = reauthThrottle(person.id, ctx.request.ip);
-  await assertNotThrottled(ctx.db, scope);
-  const right = method === "password" ? await verifyPassword(person.passwordHash, answer) : await checkOtp(ctx.db, person.id, answer);
+  const guess = () => (method === "password" ? verifyPassword(person.passwordHash, answer) : checkOtp(ctx.db, person.id, answer));
+  const { right } = await guessUnderThrottle(ctx.db, reauthThrottle(person.id, ctx.request.ip), guess);
   if (!right) {
-    await recordFailure(ctx.db, scope);
     throw new AppError("forbidden", method === "password" ? "The password is wrong" : "The code is wrong, expired or already used", { reason: "wrong_confirmation" });
   }
-  await clearFailures(ctx.db, scope);
 }
 
 async function signedInRecently(ctx: AuthedCtx): Promise<boolean> {

@@ -1,6 +1,6 @@
 import "server-only";
 import { isIP } from "node:net";
-import { inArray, sql } from "drizzle-orm";
+import { inArray, sql, type SQL } from "drizzle-orm";
 import { rows, type DbOrTx } from "@/db";
 import { loginThrottles } from "@/db/schema";
 import { AppError } from "../errors";
@@ -71,21 +71,15 @@ export async function assertNotThrottled(db: DbOrTx, scope: ThrottleScope): Prom
   const found = await db.select().from(loginThrottles).where(inArray(loginThrottles.key, Object.values(keysFor(scope))));
   const until = Math.max(0, ...found.map((r) => r.blockedUntil?.getTime() ?? 0));
   const wait = Math.ceil((until - Date.now()) / 1000);
-  if (wait > 0) {
-    throw new AppError("too_many_requests", `Too many failed attempts; try again in ${wait} seconds`, undefined, {
-      "Retry-After": String(wait),
-    });
-  }
+  if (wait > 0) throw tooMany(wait);
 }
 
-/**
- * Counts one failure under each key; past a key's free attempts, blocks it for a doubling delay.
- * `subjectLocked` is true for the one failure that locks the subject first in its window (a
- * caller mails the owner then, once per lock: a growing lock is one event, not one per attempt).
- */
-export async function recordFailure(db: DbOrTx, scope: ThrottleScope): Promise<{ subjectLocked: boolean }> {
-  let subjectLocked = false;
-  for (const [kind, key] of Object.entries(keysFor(scope)) as [RuleName, string][]) {
+const tooMany = (wait: number) => new AppError("too_many_requests", `Too many failed attempts; try again in ${wait} seconds`, undefined, { "Retry-After": String(wait) });
+
+/** Counts one failure under the pair and the address; past a key's free attempts, blocks it for a doubling delay. */
+export async function recordFailure(db: DbOrTx, scope: ThrottleScope): Promise<void> {
+  // A subject counts its attempts as they start (guessUnderThrottle), not here.
+  for (const [kind, key] of Object.entries(keysFor({ ...scope, perSubject: false })) as [RuleName, string][]) {
     const rule = RULES[kind];
     const window = `${rule.windowMs} milliseconds`;
     await db.execute(sql`
@@ -97,21 +91,77 @@ export async function recordFailure(db: DbOrTx, scope: ThrottleScope): Promise<{
         window_start = CASE WHEN login_throttles.window_start < now() - ${window}::interval
                         AND (login_throttles.blocked_until IS NULL OR login_throttles.blocked_until < now())
                    THEN now() ELSE login_throttles.window_start END`);
-    const blocked = await db.execute(sql`
-      UPDATE login_throttles SET blocked_until = now() + least(
-          ${rule.maxBlockMs}::bigint, (${rule.firstBlockMs} * power(2, least(failures - ${rule.free}, 30)))::bigint
-        ) * interval '1 millisecond'
-      WHERE key = ${key} AND failures >= ${rule.free}
-      RETURNING failures`);
-    if (kind === "subject" && rows<{ failures: number }>(blocked).some((r) => Number(r.failures) === rule.free)) subjectLocked = true;
+    await db.execute(sql`
+      UPDATE login_throttles SET blocked_until = now() + ${blockDelay(rule, sql`failures`)}
+      WHERE key = ${key} AND failures >= ${rule.free}`);
   }
-  return { subjectLocked };
 }
 
+type Rule = (typeof RULES)[RuleName];
+/** The doubling delay past a rule's free attempts, as an interval. */
+const blockDelay = (rule: Rule, failures: SQL) =>
+  sql`least(${rule.maxBlockMs}::bigint, (${rule.firstBlockMs} * power(2, least(${failures} - ${rule.free}, 30)))::bigint) * interval '1 millisecond'`;
+
 /**
- * A success clears the pair's count (the address's count decays with its window). The subject's
- * count is kept: a right answer from its owner must not hand a guesser elsewhere a fresh allowance.
+ * Runs one guess under the throttle of `scope`: a 429 while a key is blocked; a wrong guess counts
+ * under the pair and the address. A subject (perSubject) counts its attempts before they are
+ * tried, in one statement that refuses while the subject is locked and locks it at its last free
+ * attempt, so guesses sent at once cannot all slip through an open lock; a right guess gives its
+ * attempt back (and lifts the lock it may have started). `subjectLocked` is true for the wrong
+ * guess that locked the subject first in its window: the caller tells the owner, once per lock
+ * (a lock that grows is one event, not one per attempt).
  */
+export async function guessUnderThrottle(db: DbOrTx, scope: ThrottleScope, guess: () => Promise<boolean>): Promise<{ right: boolean; subjectLocked: boolean }> {
+  await assertNotThrottled(db, scope);
+  const attempt = scope.perSubject ? await claimSubjectAttempt(db, scope) : null;
+  let right: boolean;
+  try {
+    right = await guess();
+  } catch (error) {
+    // Not an answer (a missing field, a failure): the attempt is given back.
+    if (attempt !== null) await giveBackSubjectAttempt(db, scope);
+    throw error;
+  }
+  if (right) {
+    if (attempt !== null) await giveBackSubjectAttempt(db, scope);
+    await clearFailures(db, scope);
+    return { right, subjectLocked: false };
+  }
+  await recordFailure(db, scope);
+  return { right, subjectLocked: attempt === RULES.subject.free };
+}
+
+/** Counts an attempt on the subject now, or 429 when it is locked; the attempt's number in its window. */
+async function claimSubjectAttempt(db: DbOrTx, scope: ThrottleScope): Promise<number> {
+  const rule = RULES.subject;
+  const key = subjectKey(scope.namespace, scope.subject);
+  const window = `${rule.windowMs} milliseconds`;
+  const next = sql`CASE WHEN login_throttles.window_start < now() - ${window}::interval THEN 1 ELSE login_throttles.failures + 1 END`;
+  // Only an unlocked row is updated; a locked one returns nothing (ON CONFLICT re-reads the row
+  // under its lock, so concurrent claims queue here and see each other's counts).
+  const claimed = rows<{ failures: number }>(
+    await db.execute(sql`
+      INSERT INTO login_throttles (key, failures, window_start, blocked_until) VALUES (${key}, 1, now(), NULL)
+      ON CONFLICT (key) DO UPDATE SET
+        failures = ${next},
+        window_start = CASE WHEN login_throttles.window_start < now() - ${window}::interval THEN now() ELSE login_throttles.window_start END,
+        blocked_until = CASE WHEN ${next} >= ${rule.free} THEN now() + ${blockDelay(rule, next)} ELSE NULL END
+      WHERE login_throttles.blocked_until IS NULL OR login_throttles.blocked_until <= now()
+      RETURNING failures`),
+  );
+  if (claimed.length === 0) await assertNotThrottled(db, { ...scope, perSubject: true });
+  // Locked and unlocked between the two statements: refuse this once rather than count it twice.
+  if (claimed.length === 0) throw tooMany(1);
+  return Number(claimed[0].failures);
+}
+
+async function giveBackSubjectAttempt(db: DbOrTx, scope: ThrottleScope): Promise<void> {
+  await db.execute(sql`
+    UPDATE login_throttles SET failures = greatest(failures - 1, 0), blocked_until = NULL
+    WHERE key = ${subjectKey(scope.namespace, scope.subject)}`);
+}
+
+/** A success clears the pair's count (the address's count decays with its window; a subject's, guessUnderThrottle). */
 export async function clearFailures(db: DbOrTx, scope: ThrottleScope): Promise<void> {
   await db.delete(loginThrottles).where(inArray(loginThrottles.key, [keysOf({ ...scope, ip: throttleAddress(scope.ip) }).pair]));
 }

@@ -3,7 +3,7 @@ import { and, desc, eq, gt, isNull, lt } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { linkAccessTokens, linkCodes } from "@/db/schema";
 import { hashToken, newToken } from "../auth/tokens";
-import { assertNotThrottled, clearFailures, recordFailure, type ThrottleScope } from "../auth/throttle";
+import { guessUnderThrottle, type ThrottleScope } from "../auth/throttle";
 import { AppError } from "../errors";
 import { verifyLinkPassword } from "./link-password";
 import { ACCESS_TOKEN_TTL_MS, type LinkType, type ProtectedLink } from "./link-types";
@@ -28,20 +28,21 @@ export const hashLinkCode = (linkType: LinkType, linkId: number, code: string) =
  * counted even though the request fails.
  */
 export async function checkLinkSecret(db: DbOrTx, link: ProtectedLink, secret: LinkSecret, ip: string, onRefused?: () => Promise<void>): Promise<{ access_token: string }> {
-  const scope = linkThrottle(link.linkType, link.linkId, ip);
-  await assertNotThrottled(db, scope);
   if (link.needsPassword && !secret.password) throw new AppError("invalid_request", "This link needs its password", [{ path: "password", message: "Required" }]);
   if (link.needsCode && !secret.code) throw new AppError("invalid_request", "This link needs the code sent by SMS", [{ path: "code", message: "Required" }]);
 
-  const passwordOk = !link.needsPassword || (await verifyLinkPassword(link.passwordHash, secret.password!));
-  const codeId = link.needsCode ? await findCode(db, link, secret.code!) : null;
-  if (!passwordOk || (link.needsCode && codeId === null)) {
-    await recordFailure(db, scope);
+  const found: { codeId: number | null } = { codeId: null };
+  const guess = async () => {
+    const passwordOk = !link.needsPassword || (await verifyLinkPassword(link.passwordHash, secret.password!));
+    found.codeId = link.needsCode ? await findCode(db, link, secret.code!) : null;
+    return passwordOk && (!link.needsCode || found.codeId !== null);
+  };
+  const { right } = await guessUnderThrottle(db, linkThrottle(link.linkType, link.linkId, ip), guess);
+  if (!right) {
     await onRefused?.();
     throw new AppError("forbidden", link.needsCode && !link.needsPassword ? "Wrong or expired code" : "Wrong password or code");
   }
-  await clearFailures(db, scope);
-  if (codeId !== null) await db.update(linkCodes).set({ usedAt: new Date() }).where(eq(linkCodes.id, codeId));
+  if (found.codeId !== null) await db.update(linkCodes).set({ usedAt: new Date() }).where(eq(linkCodes.id, found.codeId));
 
   const token = newToken();
   const now = new Date();

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { userMfa, type User } from "@/db/schema";
 import { displayName, writeLog } from "../audit/write-log";
-import { assertNotThrottled, clearFailures, clearSubjectFailures, recordFailure, SUBJECT_FREE_ATTEMPTS, type ThrottleScope } from "../auth/throttle";
+import { clearSubjectFailures, guessUnderThrottle, SUBJECT_FREE_ATTEMPTS, type ThrottleScope } from "../auth/throttle";
 import { getPlatformConfig } from "../config/platform-config";
 import type { RequestInfo } from "../context";
 import { AppError } from "../errors";
@@ -42,13 +42,8 @@ export async function throttledGuess(
   guess: () => Promise<boolean>,
   options: { onWrong?: () => Promise<void>; error?: () => AppError } = {},
 ): Promise<void> {
-  const scope = mfaThrottle(user.id, request.ip);
-  await assertNotThrottled(db, scope);
-  if (await guess()) {
-    await clearFailures(db, scope);
-    return;
-  }
-  const { subjectLocked } = await recordFailure(db, scope);
+  const { right, subjectLocked } = await guessUnderThrottle(db, mfaThrottle(user.id, request.ip), guess);
+  if (right) return;
   if (subjectLocked) await mailLockToOwner(db, user, request);
   await options.onWrong?.();
   throw (options.error ?? wrongCode)();

@@ -54,6 +54,21 @@ describe("second-factor guesses from many addresses", () => {
     expect((await latestLog("user", user.id, "ADMLLOG_LOGIN_FAILED"))?.message).toMatch(/locked|Wrong second-factor/);
   });
 
+  it("guesses sent all at once cannot slip through the open lock: 20 are tried, the rest answered 429", async () => {
+    const user = await createTestUser();
+    const { secret } = await enrolOtp(user);
+    const a = net();
+    const attempts = [];
+    for (let n = 0; n < 60; n++) {
+      const headers = from(`10.${a}.${n}.11`);
+      attempts.push({ headers, mfa_token: (await firstStep(user, headers)).mfa_token });
+    }
+    const statuses = await Promise.all(attempts.map(({ headers, mfa_token }) => complete({ mfa_token, method: "otp", code: wrongCode(secret) }, headers).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 401)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40);
+    expect(await lockMails(user.email)).toHaveLength(1);
+  });
+
   it("the lock grows with each further wrong code once it has passed", async () => {
     const user = await createTestUser();
     const { secret } = await enrolOtp(user);

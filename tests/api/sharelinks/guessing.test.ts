@@ -56,6 +56,18 @@ describe("guessing a link's password from many addresses", () => {
     expect(activity.body.objects[0]).toMatchObject({ kind: "refused", date: expect.any(String) });
   });
 
+  it("guesses sent all at once: 20 are tried, the rest answered 429", async () => {
+    const { owner, version } = await createFileScene({ name: "rushed.txt" });
+    const created = await call(createRoute.POST, { method: "POST", token: owner.token, body: { files: [version.id], password: "right-password" } });
+    const key = created.body.key as string;
+    const a = net();
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => call(passcheckRoute.POST, { method: "POST", params: { key }, body: { password: `rush-${i}` }, headers: from(`10.${a}.200.${i}`) }).then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 403)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40);
+  });
+
   it("a current share's SMS code takes the same path: counted per link from every address", async () => {
     const { owner, folder } = await createFileScene({ name: "coded.txt" });
     const phone = `+3362${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`;
