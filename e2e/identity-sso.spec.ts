@@ -131,7 +131,7 @@ test("an account with an authenticator app signs in through its provider, then g
   const local = await createUser(request, { email: mfaPerson.email, firstname: "Grace", lastname: "Hopper" });
   const auth = await request.post("/api/auth", { data: { user: local.login, password: local.password } });
   const headers = { Authorization: `Bearer ${(await auth.json()).token}` };
-  const { secret } = await (await request.post("/api/account/mfa/otp", { headers })).json();
+  const { secret } = await (await request.post("/api/account/mfa/otp", { headers, data: { password: local.password } })).json();
   const totp = (steps: number) => new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + steps * 30_000 });
   expect((await request.put("/api/account/mfa/otp", { headers, data: { code: totp(0) } })).status()).toBe(200);
   const { id } = await (await request.get("/api/account", { headers })).json();

@@ -50,6 +50,13 @@ test("a user sets up an authenticator app in the account page, then signs in wit
   await page.goto(`${ORIGIN}/account`);
   const section = page.getByRole("region", { name: "Two-step verification" });
   await section.getByRole("button", { name: "Set up an app" }).click();
+  // Every change of a second factor asks for the password again (api.md, "Account security").
+  const confirm = page.getByRole("dialog", { name: "Set up an authenticator app" });
+  await confirm.getByLabel("Password", { exact: true }).fill("not-the-password");
+  await confirm.getByRole("button", { name: "Continue" }).click();
+  await expect(confirm.getByText("This password or code is wrong.")).toBeVisible();
+  await confirm.getByLabel("Password", { exact: true }).fill(user.password);
+  await confirm.getByRole("button", { name: "Continue" }).click();
   await expect(section.getByRole("img", { name: "QR code to scan with an authenticator app" })).toBeVisible();
   const secret = (await section.getByTestId("otp-secret").textContent())!.trim();
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -94,7 +101,10 @@ test("a user registers a security key and signs in with it", async ({ page, play
   const section = page.getByRole("region", { name: "Two-step verification" });
   await section.getByRole("button", { name: "Add a security key" }).click();
   await section.getByLabel("Name of the key").fill("Blue key");
-  await section.getByRole("button", { name: "Register the key" }).click();
+  await section.getByRole("button", { name: "Continue" }).click();
+  const confirm = page.getByRole("dialog", { name: "Add the security key “Blue key”" });
+  await confirm.getByLabel("Password", { exact: true }).fill(user.password);
+  await confirm.getByRole("button", { name: "Register the key" }).click();
   await expect(section.getByRole("list", { name: "Security keys" }).getByText("Blue key")).toBeVisible();
   await expect(section.getByRole("list", { name: "Recovery codes" }).getByRole("listitem")).toHaveCount(10);
   await section.getByRole("button", { name: "I have saved them" }).click();
@@ -107,10 +117,14 @@ test("a user registers a security key and signs in with it", async ({ page, play
   await expect(page).toHaveURL(`${ORIGIN}/`);
   await expect(page.getByTestId("user-name")).toHaveText("Grace Hopper");
 
-  // Keyboard only: the key is removed from the account page with Tab and Enter.
+  // Keyboard only: the key is removed from the account page with Tab and Enter, the password typed in the dialog.
   await page.goto(`${ORIGIN}/account`);
   const remove = section.getByRole("button", { name: "Remove the key Blue key" });
   await remove.focus();
+  await page.keyboard.press("Enter");
+  const removal = page.getByRole("dialog", { name: "Remove the security key “Blue key”" });
+  await expect(removal.getByLabel("Password", { exact: true })).toBeFocused();
+  await page.keyboard.type(user.password);
   await page.keyboard.press("Enter");
   await expect(section.getByRole("list", { name: "Security keys" })).toHaveCount(0);
 });
@@ -135,6 +149,9 @@ test("an account an administrator requires a second factor of is led to set one 
   await expect(page).toHaveURL(`${ORIGIN}/login/enrol`);
 
   await enrol.getByRole("button", { name: "Set up an app" }).click();
+  const confirm = page.getByRole("dialog", { name: "Set up an authenticator app" });
+  await confirm.getByLabel("Password", { exact: true }).fill(user.password);
+  await confirm.getByRole("button", { name: "Continue" }).click();
   const secret = (await enrol.getByTestId("otp-secret").textContent())!.trim();
   await enrol.getByLabel("Code from your authenticator app").fill(totp(secret));
   await enrol.getByRole("button", { name: "Turn on" }).click();
@@ -143,4 +160,27 @@ test("an account an administrator requires a second factor of is led to set one 
   await enrol.getByRole("button", { name: "Continue" }).click();
   await expect(page).toHaveURL(`${ORIGIN}/`);
   await expect(page.getByTestId("user-name")).toHaveText("Grace Hopper");
+});
+
+test("a new email address is confirmed with the password in a dialog", async ({ page, playwright, baseURL }) => {
+  const api = await playwright.request.newContext({ baseURL });
+  const user = await createUser(api);
+  await api.dispose();
+
+  await signInWithPassword(page, user.login, user.password);
+  await expect(page).toHaveURL(`${ORIGIN}/`);
+  await page.goto(`${ORIGIN}/account`);
+  const profile = page.getByRole("region", { name: "Profile" });
+  await profile.getByLabel("Email", { exact: true }).fill("grace.new@example.test");
+  await profile.getByRole("button", { name: "Save" }).click();
+  const confirm = page.getByRole("dialog", { name: "Change your email address to grace.new@example.test" });
+  await confirm.getByLabel("Password", { exact: true }).fill("not-the-password");
+  await confirm.getByRole("button", { name: "Save" }).click();
+  await expect(confirm.getByText("This password or code is wrong.")).toBeVisible();
+  await confirm.getByLabel("Password", { exact: true }).fill(user.password);
+  await confirm.getByRole("button", { name: "Save" }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(profile.getByRole("status")).toHaveText("Saved.");
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Profile" }).getByLabel("Email", { exact: true })).toHaveValue("grace.new@example.test");
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { pdfWithText } from "./fixtures";
+import { ADMIN } from "./env";
 import { adminApi, screenshot, seedFolder, signInAsAdmin } from "./helpers";
 import { receivedMails } from "./mailbox";
 
@@ -68,7 +69,8 @@ test("two files are dropped through a drop link, and the owner receives the rece
   const name = `Applications ${suffix()}`;
   const folder = await seedFolder(request, name, ["cv.txt"]);
   const { headers, end } = await adminApi(request);
-  await request.put("/api/account", { headers, data: { email: "owner@coffre.test" } });
+  // A new email re-authenticates (api.md, "Account security").
+  await request.put("/api/account", { headers, data: { email: "owner@coffre.test", password: ADMIN.password } });
   await end();
 
   await signInAsAdmin(page);

@@ -5,6 +5,7 @@ import { getDb } from "@/db";
 import { getServerT } from "@/lib/i18n/server";
 import { getCurrentUser } from "@/lib/server/auth/current-user";
 import { getPlatformConfig } from "@/lib/server/config/platform-config";
+import { safeReturnPath } from "@/lib/server/http/return-path";
 
 export const dynamic = "force-dynamic";
 
@@ -12,12 +13,10 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getServerT())("meta.signIn") };
 }
 
-/** Only a path of this site: `next` must never send a person elsewhere after signing in. */
-const safeNext = (value: unknown) => (typeof value === "string" && /^\/(?![/\\])/.test(value) ? value : "/");
-
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const next = safeNext(params.next);
+  // Only a path of this site: `next` must never send a person elsewhere after signing in.
+  const next = safeReturnPath(params.next);
   if (await getCurrentUser()) redirect(next);
   const config = await getPlatformConfig(await getDb());
   return <SignInScreen platformName={config.platform_name} next={next} expired={params.expired === "1"} invited={params.invited === "1"} />;

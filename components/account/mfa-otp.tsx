@@ -9,17 +9,17 @@ import { ApiError } from "@/lib/api-client";
 import { useT } from "@/lib/i18n/provider";
 import { useDisableOtp, useEnableOtp, useStartOtp, type MfaState } from "@/lib/queries/mfa";
 import { describeError } from "./describe-error";
-import { MfaConfirmDialog } from "./mfa-confirm-dialog";
+import { ReauthDialog } from "./reauth-dialog";
 import styles from "./mfa.module.css";
 
-/** The authenticator app: set up with a QR code (or the secret typed in) and a first code; removed with a confirmation. */
+/** The authenticator app: set up with a QR code (or the secret typed in) and a first code; both ways re-authenticated. */
 export function MfaOtp({ state, onCodes }: { state: MfaState; onCodes: (codes: string[]) => void }) {
   const t = useT();
   const start = useStartOtp();
   const enable = useEnableOtp();
   const disable = useDisableOtp();
   const [qr, setQr] = useState<string | null>(null);
-  const [removing, setRemoving] = useState(false);
+  const [confirming, setConfirming] = useState<"start" | "remove" | null>(null);
   const pending = start.data && !state.otp ? start.data : null;
 
   useEffect(() => {
@@ -53,7 +53,7 @@ export function MfaOtp({ state, onCodes }: { state: MfaState; onCodes: (codes: s
       <p className={styles.state}>{t("mfa.appHelp")}</p>
       {state.otp ? (
         <div className={styles.row}>
-          <Button variant="secondary" size="small" onClick={() => setRemoving(true)}>
+          <Button variant="secondary" size="small" onClick={() => setConfirming("remove")}>
             {t("mfa.remove")}
           </Button>
         </div>
@@ -90,14 +90,18 @@ export function MfaOtp({ state, onCodes }: { state: MfaState; onCodes: (codes: s
       ) : (
         state.can.otp && (
           <div className={styles.row}>
-            <Button size="small" onClick={() => start.mutate()} disabled={start.isPending}>
+            <Button size="small" onClick={() => setConfirming("start")} disabled={start.isPending}>
               {t("mfa.appSetUp")}
             </Button>
-            <FormStatus status={start.isError ? { tone: "error", message: describeError(start.error, t) } : null} />
           </div>
         )
       )}
-      {removing && <MfaConfirmDialog title={t("mfa.appRemoveTitle")} confirmLabel={t("mfa.remove")} hasOtp onConfirm={(c) => disable.mutateAsync(c)} onClose={() => setRemoving(false)} />}
+      {confirming === "start" && (
+        <ReauthDialog title={t("mfa.appSetUpTitle")} confirmLabel={t("mfa.continue")} method={state.reauth} onConfirm={(reauth) => start.mutateAsync(reauth)} onClose={() => setConfirming(null)} />
+      )}
+      {confirming === "remove" && (
+        <ReauthDialog title={t("mfa.appRemoveTitle")} confirmLabel={t("mfa.remove")} method={state.reauth} danger onConfirm={(reauth) => disable.mutateAsync(reauth)} onClose={() => setConfirming(null)} />
+      )}
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { useT } from "@/lib/i18n/provider";
 import { useMfaState, useRegenerateRecoveryCodes } from "@/lib/queries/mfa";
-import { MfaConfirmDialog } from "./mfa-confirm-dialog";
+import { ReauthDialog } from "./reauth-dialog";
 import { MfaKeys } from "./mfa-keys";
 import { MfaOtp } from "./mfa-otp";
 import { MfaRecoveryCodes } from "./mfa-recovery-codes";
@@ -42,11 +42,11 @@ export function MfaFactors() {
         </div>
       )}
       {renewing && (
-        <MfaConfirmDialog
+        <ReauthDialog
           title={t("mfa.recoveryNew")}
           confirmLabel={t("mfa.recoveryNew")}
-          hasOtp={state.otp}
-          onConfirm={async (c) => setCodes((await regenerate.mutateAsync(c)).recovery_codes)}
+          method={state.reauth}
+          onConfirm={async (reauth) => setCodes((await regenerate.mutateAsync(reauth)).recovery_codes)}
           onClose={() => setRenewing(false)}
         />
       )}

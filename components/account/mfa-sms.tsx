@@ -8,22 +8,26 @@ import { ApiError } from "@/lib/api-client";
 import { useT } from "@/lib/i18n/provider";
 import { useDisableSms, useEnableSms, useStartSms, type MfaState } from "@/lib/queries/mfa";
 import { describeError } from "./describe-error";
-import { MfaConfirmDialog } from "./mfa-confirm-dialog";
+import { ReauthDialog } from "./reauth-dialog";
 import styles from "./mfa.module.css";
 
-/** Codes by text message: a number, then the code it received; removed with a confirmation. */
+/** Codes by text message: a number, then the code it received; both ways re-authenticated. */
 export function MfaSms({ state, onCodes }: { state: MfaState; onCodes: (codes: string[]) => void }) {
   const t = useT();
   const start = useStartSms();
   const enable = useEnableSms();
   const disable = useDisableSms();
   const [removing, setRemoving] = useState(false);
+  /** The number waiting for the re-authentication before it is texted. */
+  const [phone, setPhone] = useState<string | null>(null);
   if (!state.sms && !state.can.sms) return null;
 
   function send(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const phone = String(new FormData(event.currentTarget).get("phone") ?? "").trim();
-    if (phone) start.mutate(phone);
+    const typed = String(new FormData(event.currentTarget).get("phone") ?? "").trim();
+    if (!typed) return;
+    start.reset();
+    setPhone(typed);
   }
 
   function confirm(event: FormEvent<HTMLFormElement>) {
@@ -32,7 +36,7 @@ export function MfaSms({ state, onCodes }: { state: MfaState; onCodes: (codes: s
     if (code) enable.mutate(code, { onSuccess: (result) => (start.reset(), result.recovery_codes && onCodes(result.recovery_codes)) });
   }
 
-  const badPhone = start.error instanceof ApiError && start.error.status === 400;
+  const badPhone = start.error instanceof ApiError && start.error.code === "invalid_request";
   const wrong = enable.error instanceof ApiError && enable.error.status === 400;
   return (
     <div className={styles.block}>
@@ -67,7 +71,17 @@ export function MfaSms({ state, onCodes }: { state: MfaState; onCodes: (codes: s
           <FormStatus status={start.isError && !badPhone ? { tone: "error", message: describeError(start.error, t) } : null} />
         </form>
       )}
-      {removing && <MfaConfirmDialog title={t("mfa.smsRemoveTitle")} confirmLabel={t("mfa.remove")} hasOtp={state.otp} onConfirm={(c) => disable.mutateAsync(c)} onClose={() => setRemoving(false)} />}
+      {phone !== null && (
+        <ReauthDialog
+          title={t("mfa.smsSetUpTitle", { phone })}
+          confirmLabel={t("mfa.smsSend")}
+          method={state.reauth}
+          // A refused number closes the dialog: the form says what is wrong with it.
+          onConfirm={(reauth) => start.mutateAsync({ phone, ...reauth }).catch((e) => (e instanceof ApiError && e.code === "invalid_request" ? undefined : Promise.reject(e)))}
+          onClose={() => setPhone(null)}
+        />
+      )}
+      {removing && <ReauthDialog title={t("mfa.smsRemoveTitle")} confirmLabel={t("mfa.remove")} method={state.reauth} danger onConfirm={(reauth) => disable.mutateAsync(reauth)} onClose={() => setRemoving(false)} />}
     </div>
   );
 }

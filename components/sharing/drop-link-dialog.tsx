@@ -5,6 +5,7 @@ import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { FormStatus } from "@/components/ui/form-status";
+import { LINK_PASSWORD_MIN } from "@/lib/contracts/links";
 import { useT } from "@/lib/i18n/provider";
 import { linkState, ulinksQuery, useCreateUlink, useDeleteUlink, useSendUlink, type UlinkResponse } from "@/lib/queries/sharing";
 import { describeFileError } from "../file-browser/format";
@@ -29,7 +30,7 @@ export function DropLinkDialog({ folder, onClose }: { folder: { id: number; name
   const mine = (ulinks.data ?? []).filter((link) => link.folder_id === folder.id);
 
   function submit() {
-    if (password && password.length < 4) return setError(t("sharing.passwordShort"));
+    if (password && password.length < LINK_PASSWORD_MIN) return setError(t("sharing.passwordShort", { min: LINK_PASSWORD_MIN }));
     create.mutate(
       {
         folder_id: folder.id,

@@ -6,6 +6,7 @@ import { LocalTime } from "@/components/local-time";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { FormStatus } from "@/components/ui/form-status";
+import { LINK_PASSWORD_MIN } from "@/lib/contracts/links";
 import { useT } from "@/lib/i18n/provider";
 import type { MessageKey } from "@/lib/i18n/translate";
 import type { Item } from "@/lib/queries/files";
@@ -44,7 +45,7 @@ export function ShareDialog({ item, onClose }: { item: Item; onClose: () => void
   );
 
   function submit() {
-    if (usePassword && password.length < 4) return setError(t("sharing.passwordShort"));
+    if (usePassword && password.length < LINK_PASSWORD_MIN) return setError(t("sharing.passwordShort", { min: LINK_PASSWORD_MIN }));
     const flags = mode | (usePassword ? SHARE_FLAGS.password : 0) | (single ? SHARE_FLAGS.singleDownload : 0) | (receipt ? SHARE_FLAGS.receipt : 0);
     create.mutate(
       {
@@ -163,6 +164,8 @@ function describeShare(share: ShareResponse, t: T): string {
   return parts.join(" · ");
 }
 
+const ACCESS_KINDS: Record<string, MessageKey> = { preview: "sharing.kind.preview", visit: "sharing.kind.visit", refused: "sharing.kind.refused" };
+
 function ShareActivityList({ shareId }: { shareId: number }) {
   const t = useT();
   const activity = useQuery(shareActivityQuery(shareId));
@@ -172,10 +175,11 @@ function ShareActivityList({ shareId }: { shareId: number }) {
   return (
     <div className={styles.activity} data-testid="share-activity">
       <p>{t("sharing.totals", { downloads: a.downloads, previews: a.previews, users: a.users })}</p>
+      {a.refused > 0 && <p>{t("sharing.refusedTotal", { refused: a.refused })}</p>}
       <ul className={styles.activityList}>
         {a.objects.map((access) => (
           <li key={access.id}>
-            {t(access.kind === "preview" ? "sharing.kind.preview" : access.kind === "visit" ? "sharing.kind.visit" : "sharing.kind.download")}
+            {t(ACCESS_KINDS[access.kind] ?? "sharing.kind.download")}
             {access.file_name ? ` · ${access.file_name}` : ""} · <LocalTime iso={access.date} />
             {access.env?.browser ? ` · ${access.env.browser}` : ""}
           </li>

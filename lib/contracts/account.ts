@@ -1,7 +1,22 @@
 import { z } from "zod";
 import { language, userFields, userResponse } from "./users";
 
-/** PUT /account: the contract's partial body; the password changes only with the old one. */
+/**
+ * Re-authentication (api.md, "Account security"): the account's password or, for an account
+ * without a local password (directory, SSO), a current code of its authenticator app. Sent beside
+ * the fields of the change it confirms.
+ */
+export const reauthFields = {
+  password: z.string().max(1024).optional(),
+  code: z.string().max(64).optional(),
+};
+export const reauthBody = z.object(reauthFields);
+export type ReauthInput = z.output<typeof reauthBody>;
+/** What an account re-authenticates with; `sign_in`: nothing to ask, a sign-in of the last minutes stands for it. */
+export const REAUTH_METHODS = ["password", "code", "sign_in"] as const;
+export type ReauthMethod = (typeof REAUTH_METHODS)[number];
+
+/** PUT /account: the contract's partial body; the password changes only with the old one, the email with `password` (or `code`). */
 export const updateAccountBody = z
   .object({
     old_password: z.string().max(1024).optional(),
@@ -12,6 +27,7 @@ export const updateAccountBody = z
     phone: userFields.phone,
     organization: userFields.organization,
     language: language.optional(),
+    ...reauthFields,
   })
   .strip();
 export type UpdateAccountInput = z.output<typeof updateAccountBody>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { REAUTH_METHODS, reauthFields } from "./account";
 
 /** How a sign-in's second step may be answered. `recovery` (a single-use code) is ours, beside api.md's three. */
 export const MFA_METHODS = ["otp", "sms", "webauthn", "recovery"] as const;
@@ -69,6 +70,8 @@ export const mfaStateResponse = z.object({
   required: z.boolean(),
   /** Demanded and none set up yet: everything but enrolment answers 401 mfa_enrollment_required. */
   enrollment_required: z.boolean(),
+  /** What a change of factors asks for (api.md, "Account security"): the password, a code of the app, or a recent sign-in. */
+  reauth: z.enum(REAUTH_METHODS),
 });
 export type MfaState = z.infer<typeof mfaStateResponse>;
 
@@ -79,14 +82,9 @@ export const otpSetupResponse = z.object({ secret: z.string(), otpauth_url: z.st
 export const codeBody = z.object({ code: sixDigits });
 export const enableResponse = mfaStateResponse.extend({ recovery_codes: z.array(z.string()).optional() });
 
-/** DELETE /account/mfa/otp and /sms: a current code or the account password confirms it is the owner. */
-export const confirmBody = z
-  .object({ code: z.string().max(64).optional(), password: z.string().min(1).max(1024).optional() })
-  .refine((b) => b.code !== undefined || b.password !== undefined, { message: "Give a current code or your password", path: ["code"] });
-export type ConfirmInput = z.output<typeof confirmBody>;
-
-/** POST /account/mfa/sms: the number that receives codes (international form). */
+/** POST /account/mfa/sms: the number that receives codes (international form), and the re-authentication. */
 export const smsSetupBody = z.object({
+  ...reauthFields,
   phone: z
     .string()
     .trim()

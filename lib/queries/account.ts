@@ -7,10 +7,12 @@ import type { UserResponse } from "@/lib/contracts/users";
 
 export type Account = UserResponse;
 
-/** PUT /api/account: every field optional; the password changes only with old_password. */
+/** PUT /api/account: every field optional; the password changes only with old_password, the email with `password` (or `code`). */
 export type AccountUpdate = Partial<Pick<Account, "firstname" | "lastname" | "email" | "phone" | "organization" | "language">> & {
   old_password?: string;
   new_password?: string;
+  password?: string;
+  code?: string;
 };
 
 /** How the interface names a person: first and last name, else the login. */

@@ -3,14 +3,13 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { startAuthentication, startRegistration, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 import { api, signInWithSecondFactor } from "@/lib/api-client";
+import type { ReauthInput } from "@/lib/contracts/account";
 import type { MfaState } from "@/lib/contracts/mfa";
 import { accountKeys } from "./account";
 import { peopleKeys } from "./admin-people";
 
-export type { MfaState };
+export type { MfaState, ReauthInput };
 export type EnableResult = MfaState & { recovery_codes?: string[] };
-/** How the owner confirms a removal: the password, or a current code of the authenticator app. */
-export type Confirmation = { password: string } | { code: string };
 
 export const mfaKeys = { state: ["mfa", "state"] as const };
 
@@ -30,26 +29,29 @@ function useMfaMutation<I, R>(fn: (input: I) => Promise<R>) {
   });
 }
 
+// Every change of factors carries the re-authentication (api.md, "Account security"): an addition
+// on its first step (the secret, the text message, the key's options), a removal on itself.
+
 /** POST /api/account/mfa/otp: a pending secret and its otpauth:// address (for the QR code). */
-export const useStartOtp = () => useMutation({ mutationFn: () => api.post<{ secret: string; otpauth_url: string }>("/api/account/mfa/otp") });
+export const useStartOtp = () => useMutation({ mutationFn: (reauth: ReauthInput) => api.post<{ secret: string; otpauth_url: string }>("/api/account/mfa/otp", reauth) });
 export const useEnableOtp = () => useMfaMutation((code: string) => api.put<EnableResult>("/api/account/mfa/otp", { code }));
-export const useDisableOtp = () => useMfaMutation((confirm: Confirmation) => api.delete<MfaState>("/api/account/mfa/otp", confirm));
+export const useDisableOtp = () => useMfaMutation((reauth: ReauthInput) => api.delete<MfaState>("/api/account/mfa/otp", reauth));
 
 /** POST /api/account/mfa/sms: texts a code to the number; answers it masked. */
-export const useStartSms = () => useMutation({ mutationFn: (phone: string) => api.post<{ phone: string }>("/api/account/mfa/sms", { phone }) });
+export const useStartSms = () => useMutation({ mutationFn: (input: { phone: string } & ReauthInput) => api.post<{ phone: string }>("/api/account/mfa/sms", input) });
 export const useEnableSms = () => useMfaMutation((code: string) => api.put<EnableResult>("/api/account/mfa/sms", { code }));
-export const useDisableSms = () => useMfaMutation((confirm: Confirmation) => api.delete<MfaState>("/api/account/mfa/sms", confirm));
+export const useDisableSms = () => useMfaMutation((reauth: ReauthInput) => api.delete<MfaState>("/api/account/mfa/sms", reauth));
 
 /** Registers this browser's security key under a name: options from the server, the key's answer back. */
 export const useAddSecurityKey = () =>
-  useMfaMutation(async (name: string) => {
-    const options = await api.post<PublicKeyCredentialCreationOptionsJSON>("/api/account/mfa/webauthn/options");
+  useMfaMutation(async ({ name, reauth }: { name: string; reauth: ReauthInput }) => {
+    const options = await api.post<PublicKeyCredentialCreationOptionsJSON>("/api/account/mfa/webauthn/options", reauth);
     const response = await startRegistration({ optionsJSON: options });
     return api.post<{ id: number; name: string; recovery_codes?: string[] }>("/api/account/mfa/webauthn", { name, response });
   });
-export const useRemoveSecurityKey = () => useMfaMutation((id: number) => api.delete(`/api/account/mfa/webauthn/${id}`));
+export const useRemoveSecurityKey = () => useMfaMutation(({ id, reauth }: { id: number; reauth: ReauthInput }) => api.delete(`/api/account/mfa/webauthn/${id}`, reauth));
 
-export const useRegenerateRecoveryCodes = () => useMfaMutation((confirm: Confirmation) => api.post<{ recovery_codes: string[] }>("/api/account/mfa/recovery", confirm));
+export const useRegenerateRecoveryCodes = () => useMfaMutation((reauth: ReauthInput) => api.post<{ recovery_codes: string[] }>("/api/account/mfa/recovery", reauth));
 
 /** DELETE /api/user/(id)/mfa (administrators): removes every second factor of an account. */
 export function useResetUserMfa() {

@@ -8,11 +8,12 @@ import type { UlinkResponse } from "@/lib/contracts/ulinks";
 export type { ShareResponse, UlinkResponse };
 type Envelope<T> = { objects: T[]; nb_total_objects: number };
 
-/** A share's visits, previews and downloads (GET /share/(id)/activity). */
+/** A share's visits, previews, downloads and wrong passwords or codes (GET /share/(id)/activity). */
 export type ShareActivity = Envelope<{ id: number; date: string; kind: string; file_name: string | null; env: { browser?: string; os?: string } | null }> & {
   downloads: number;
   previews: number;
   visits: number;
+  refused: number;
   users: number;
   last_access: string | null;
 };

@@ -7,6 +7,8 @@ const STATUS = {
   invalid_request: 400,
   invalid_name: 400,
   invalid_json: 400,
+  /** A change of what protects the account without `password` (or `code`): api.md, "Account security". */
+  reauth_required: 400,
   unauthorized: 401,
   /** A right password for an account with a second factor: details {methods, mfa_token} (api.md). */
   mfa_required: 401,

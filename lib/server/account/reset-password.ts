@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { passwordResets, sessions, users } from "@/db/schema";
+import { passwordResets, users } from "@/db/schema";
 import { writeLog } from "../audit/write-log";
 import { accountRefusal } from "../auth/account-state";
 import { assertStrongPassword, hashPassword } from "../auth/passwords";
@@ -8,12 +8,13 @@ import { hashToken } from "../auth/tokens";
 import { getPlatformConfig } from "../config/platform-config";
 import type { Ctx } from "../context";
 import { AppError, forbidden } from "../errors";
+import { endAccessAfterPasswordChange } from "./end-access-after-password-change";
 
 const GONE = "This password reset link is unknown, already used or expired; ask for a new one";
 
 /**
  * POST /reset_password/(token) (no token needed): sets the new password once per link, then
- * ends every session of the account and every other pending link.
+ * ends every session and OAuth2 grant of the account and every other pending link.
  */
 export async function resetPassword(ctx: Ctx, token: string, password: string): Promise<void> {
   const tokenHash = hashToken(token);
@@ -43,7 +44,7 @@ export async function resetPassword(ctx: Ctx, token: string, password: string): 
     if (!claimed) throw new AppError("not_found", GONE);
     await tx.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt)));
     await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
-    await tx.delete(sessions).where(eq(sessions.userId, user.id));
-    await writeLog(tx, { actor: user, request: ctx.request }, { type: "ADMLLOG_PASSWORD", message: "Password reset through an emailed link; all sessions signed out", objectType: "user", objectId: user.id, object: user.login });
+    await endAccessAfterPasswordChange(tx, user, { by: "link", keepSessionId: null });
+    await writeLog(tx, { actor: user, request: ctx.request }, { type: "ADMLLOG_PASSWORD", message: "Password reset through an emailed link; all sessions and OAuth2 grants ended", objectType: "user", objectId: user.id, object: user.login });
   });
 }

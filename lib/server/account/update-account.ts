@@ -1,15 +1,16 @@
 import "server-only";
-import { and, eq, isNull, ne } from "drizzle-orm";
-import { sessions, users, type User } from "@/db/schema";
+import { and, eq, isNull } from "drizzle-orm";
+import { users, type User } from "@/db/schema";
 import type { UpdateAccountInput } from "@/lib/contracts/account";
 import { writeLog } from "../audit/write-log";
-import { assertStrongPassword, hashPassword, verifyPassword } from "../auth/passwords";
-import { assertNotThrottled, clearFailures, recordFailure } from "../auth/throttle";
+import { assertStrongPassword, hashPassword } from "../auth/passwords";
+import { confirmCurrentPassword, reauthenticate } from "../auth/reauthenticate";
 import { getPlatformConfig } from "../config/platform-config";
 import type { AuthedCtx } from "../context";
 import { AppError, forbidden, notFound } from "../errors";
 import { presentUser } from "../users/serialize-user";
 import { currentLanguage } from "./current-language";
+import { endAccessAfterPasswordChange } from "./end-access-after-password-change";
 
 const PROFILE_FIELDS = ["lastname", "firstname", "email", "phone", "organization"] as const;
 type ProfileField = (typeof PROFILE_FIELDS)[number];
@@ -20,7 +21,9 @@ type ProfileField = (typeof PROFILE_FIELDS)[number];
  * and the password may still change (neither is information about the person). External
  * directory accounts change nothing here: the directory owns them. Changing one's own
  * organization never joins a group (organization_groups): an existing group of that name
- * would hand over its rights; administrators' updates of the user apply that option.
+ * would hand over its rights; administrators' updates of the user apply that option. A new
+ * email re-authenticates (`password`, or `code` without a local password; api.md, "Account
+ * security"): a stolen session must not redirect the reset mails and then reset the password.
  */
 export async function updateAccount(ctx: AuthedCtx, input: UpdateAccountInput, acceptLanguage: string | null) {
   const user = ctx.actor.user;
@@ -43,6 +46,8 @@ export async function updateAccount(ctx: AuthedCtx, input: UpdateAccountInput, a
   const language = input.language !== undefined && input.language !== user.language ? input.language : undefined;
   if (language) changed.push("language");
   const passwordHash = input.new_password === undefined ? undefined : await checkPasswordChange(ctx, input.old_password, input.new_password);
+  // The old password of a password change has just re-authenticated the person.
+  if (profile.email !== undefined && passwordHash === undefined) await reauthenticate(ctx, input);
 
   if (changed.length === 0 && !passwordHash) return presentUser(ctx.db, user, { currentLanguage: currentLanguage(user.language, acceptLanguage) });
 
@@ -55,10 +60,9 @@ export async function updateAccount(ctx: AuthedCtx, input: UpdateAccountInput, a
     if (!row) throw notFound("User");
     const who = { actor: user, request: ctx.request };
     if (passwordHash) {
-      // A changed password ends every other session: whoever knew the old one is signed out.
-      const keep = ctx.actor.sessionId;
-      await tx.delete(sessions).where(and(eq(sessions.userId, user.id), keep === null ? undefined : ne(sessions.id, keep)));
-      await writeLog(tx, who, { type: "ADMLLOG_PASSWORD", message: "Changed the account password; other sessions signed out", objectType: "user", objectId: user.id, object: user.login });
+      // Whoever knew the old one is signed out, their applications too; this session stays.
+      await endAccessAfterPasswordChange(tx, row, { by: "self", keepSessionId: ctx.actor.sessionId });
+      await writeLog(tx, who, { type: "ADMLLOG_PASSWORD", message: "Changed the account password; other sessions and OAuth2 grants ended", objectType: "user", objectId: user.id, object: user.login });
     }
     if (changed.length) {
       await writeLog(tx, who, { type: "ADMLLOG_UPDATE", message: `Updated the account: ${changed.join(", ")}`, objectType: "user", objectId: user.id, object: user.login });
@@ -68,17 +72,12 @@ export async function updateAccount(ctx: AuthedCtx, input: UpdateAccountInput, a
   return presentUser(ctx.db, updated, { currentLanguage: currentLanguage(updated.language, acceptLanguage) });
 }
 
-/** The old password must be right (throttled like sign-ins, so a stolen token cannot guess it). */
+/** The old password must be right: the re-authentication's throttled check, so a stolen token cannot guess it. */
 async function checkPasswordChange(ctx: AuthedCtx, oldPassword: string | undefined, newPassword: string): Promise<string> {
-  const user = ctx.actor.user;
   if (!oldPassword) throw new AppError("forbidden", "Give your current password (old_password) to change it");
-  const scope = { namespace: "password", subject: String(user.id), ip: ctx.request.ip };
-  await assertNotThrottled(ctx.db, scope);
-  if (!(await verifyPassword(user.passwordHash, oldPassword))) {
-    await recordFailure(ctx.db, scope);
-    throw new AppError("forbidden", "The current password (old_password) is wrong");
-  }
-  await clearFailures(ctx.db, scope);
+  await confirmCurrentPassword(ctx, ctx.actor.user, oldPassword).catch((error: unknown) => {
+    throw error instanceof AppError && error.code === "forbidden" ? new AppError("forbidden", "The current password (old_password) is wrong", error.details) : error;
+  });
   const config = await getPlatformConfig(ctx.db);
   assertStrongPassword(newPassword, config.password_min_length);
   return hashPassword(newPassword);

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { alerts, emails, groupMembers, type AlertRow, type Folder, type User } from "@/db/schema";
-import { managesUser } from "../auth/authenticate";
+import { managesUser } from "../users/managed-users";
 import { AppError, forbidden, notFound } from "../errors";
 import { getFolderOrThrow } from "../folders/get-folder";
 import type { Rights } from "../rights/rights";

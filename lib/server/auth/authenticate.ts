@@ -1,14 +1,15 @@
 import "server-only";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { preparedOnce } from "@/db/prepared";
-import { groupManagers, groupMembers, sessions, users, type User } from "@/db/schema";
+import { sessions, users, type User } from "@/db/schema";
 import { getPlatformConfig } from "../config/platform-config";
 import type { Actor } from "../context";
 import { AppError } from "../errors";
 import { assertConnectionAllowed } from "../options/assert-connection-allowed";
 import { inheritedOptionsColumn, ownOptions, resolveOptions } from "../options/effective-options";
 import { accountRefusal } from "./account-state";
+import { managesUser } from "../users/managed-users";
 import { hashToken } from "./tokens";
 
 const TOUCH_EVERY_MS = 30_000;
@@ -98,16 +99,3 @@ export async function applyAsId(db: DbOrTx, real: { user: User; sessionId: numbe
   return { user: target, realUser: real.user, sessionId: real.sessionId };
 }
 
-/**
- * True when `managerId` manages, with the users scope, a group that `userId` belongs to (a
- * delegate whose `users` flag is off still manages the group but not its users).
- */
-export async function managesUser(db: DbOrTx, managerId: number, userId: number): Promise<boolean> {
-  const managed = db.select({ id: groupManagers.groupId }).from(groupManagers).where(and(eq(groupManagers.userId, managerId), eq(groupManagers.manageUsers, true)));
-  const [hit] = await db
-    .select({ userId: groupMembers.userId })
-    .from(groupMembers)
-    .where(and(eq(groupMembers.userId, userId), inArray(groupMembers.groupId, managed)))
-    .limit(1);
-  return Boolean(hit);
-}

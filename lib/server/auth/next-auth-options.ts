@@ -9,6 +9,7 @@ import { completeSignInBody, type MfaRequiredDetails } from "@/lib/contracts/mfa
 import type { RequestInfo } from "../context";
 import { AppError } from "../errors";
 import { requestInfo } from "../http/request-info";
+import { nextAuthRedirect } from "../http/return-path";
 import { completeSignIn } from "../mfa/complete-sign-in";
 import { relyingParty } from "../mfa/relying-party";
 import { connect } from "./connect";
@@ -88,11 +89,8 @@ async function buildOptions(): Promise<AuthOptions> {
       async session({ session, token }) {
         return { ...session, user: { name: token.name ?? null } };
       },
-      // Relative targets only: the origin next-auth derives from a proxied Host header is not trusted for redirects.
-      async redirect({ url, baseUrl }) {
-        if (url.startsWith("/") && !url.startsWith("//")) return url;
-        return url.startsWith(baseUrl) ? url : "/";
-      },
+      // callbackUrl, on every next-auth page and action (sign-out included): paths of this site only.
+      redirect: async (params) => nextAuthRedirect(params),
     },
     events: {
       async signOut({ token }) {

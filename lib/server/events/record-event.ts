@@ -8,7 +8,8 @@ import type { RequestInfo } from "../context";
 // 3 download, 4 preview, 6 lock active, 9 aggregation of downloads. Folders: 0 created,
 // 1 annotation added, 4 shared by link, 5 used for a drop link.
 export const FILE_EVENT = { versionCreated: 0, annotation: 1, linkShare: 2, download: 3, preview: 4, lock: 6 } as const;
-export const FOLDER_EVENT = { created: 0, annotation: 1, sharedByLink: 4, dropLink: 5 } as const;
+// 6 is ours: a drop link of the folder refused a password or code (issue 25, finding 6).
+export const FOLDER_EVENT = { created: 0, annotation: 1, sharedByLink: 4, dropLink: 5, dropLinkRefused: 6 } as const;
 
 export type EventInput = {
   targetType: "file" | "folder";

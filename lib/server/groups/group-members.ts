@@ -3,6 +3,7 @@ import { and, eq, inArray, isNull, notInArray } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db";
 import { groupManagers, groupMembers, users } from "@/db/schema";
 import { AppError, forbidden } from "../errors";
+import { usersManagedBy } from "../users/managed-users";
 
 /** Every id names a live user, or a 404 naming the field. */
 export async function assertLiveUsers(db: DbOrTx, ids: number[], field: "members" | "managers") {
@@ -21,17 +22,13 @@ export async function assertManagers(db: DbOrTx, ids: number[]) {
 }
 
 /**
- * A manager may put into a group they manage only users they already manage, or managing a
- * group would be a way to take over any account.
+ * A manager may put into a group they manage only users they already administer (through a group
+ * managed with the users scope: users/managed-users.ts), or managing a group would be a way to take
+ * over any account, and a delegation without the users scope a way to get one with it.
  */
 export async function assertManagerMayAdd(tx: Tx, managerId: number, userIds: number[]) {
-  if (userIds.length === 0) return;
-  const reachable = await tx
-    .selectDistinct({ id: groupMembers.userId })
-    .from(groupMembers)
-    .innerJoin(groupManagers, eq(groupManagers.groupId, groupMembers.groupId))
-    .where(and(eq(groupManagers.userId, managerId), inArray(groupMembers.userId, userIds)));
-  if (reachable.length !== new Set(userIds).size) throw forbidden("You may only add users who belong to a group you manage");
+  const managed = await usersManagedBy(tx, managerId, userIds);
+  if (userIds.some((id) => !managed.has(id))) throw forbidden("You may only add users you administer (members of a group you manage with the users scope)");
 }
 
 /** The live members to add and remove so that the group holds exactly `ids`. */

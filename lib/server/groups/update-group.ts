@@ -22,9 +22,10 @@ export async function updateGroup(ctx: AuthedCtx, groupId: number, input: Input,
   const actor = ctx.actor.user;
   const isAdmin = actor.role === 3;
   if (!isAdmin) {
-    const { manages } = await getGroupStanding(ctx.db, actor, groupId);
+    const { manages, managesUsers } = await getGroupStanding(ctx.db, actor, groupId);
     if (!manages) throw forbidden("Only administrators and the group's managers change a group");
     if (input.login !== undefined || input.managers !== undefined) throw forbidden("Only administrators rename a group or change its managers");
+    if (input.members !== undefined && !managesUsers) throw forbidden("Your delegation on this group does not include its users");
   }
   const group = await ctx.db.transaction(async (tx) => {
     const current = await getGroupOrThrow(tx, groupId, { lock: true });

@@ -3,39 +3,46 @@ import { and, desc, eq, gt, isNull, lt } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { linkAccessTokens, linkCodes } from "@/db/schema";
 import { hashToken, newToken } from "../auth/tokens";
-import { assertNotThrottled, clearFailures, recordFailure, type ThrottleScope } from "../auth/throttle";
+import { guessUnderThrottle, type ThrottleScope } from "../auth/throttle";
 import { AppError } from "../errors";
 import { verifyLinkPassword } from "./link-password";
 import { ACCESS_TOKEN_TTL_MS, type LinkType, type ProtectedLink } from "./link-types";
 
 export type LinkSecret = { password?: string | null; code?: string | null };
 
-/** The login throttle, keyed per link: failures count per (link, address) and per address. */
-export const linkThrottle = (linkType: LinkType, linkId: number, ip: string): ThrottleScope => ({ namespace: `link-${linkType}`, subject: String(linkId), ip });
+/**
+ * The login throttle, keyed per link: failures count per (link, address), per address, and per
+ * link from every address, with a lock that grows, so many addresses are no more guesses at a
+ * link's password or code than one (issue 25, finding 6).
+ */
+export const linkThrottle = (linkType: LinkType, linkId: number, ip: string): ThrottleScope => ({ namespace: `link-${linkType}`, subject: String(linkId), ip, perSubject: true });
 
 /** A code is stored as a hash bound to its link, so a code of one link is worthless on another. */
 export const hashLinkCode = (linkType: LinkType, linkId: number, code: string) => hashToken(`${linkType}:${linkId}:${code}`);
 
 /**
  * passcheck: checks the password and/or the SMS code the link asks for and returns an access
- * token (2 h for a share, 4 h for a drop link), stored hashed. Wrong answers are a 403 and count
- * as failures of the login throttle keyed per (link, address): past a few, 429 with Retry-After.
- * Not in a transaction on purpose: a failure must be counted even though the request fails.
+ * token (2 h for a share, 4 h for a drop link), stored hashed. Wrong answers are a 403, count as
+ * failures of the link's throttle (past a few, 429 with Retry-After) and go to the link's activity
+ * through `onRefused`, so its owner sees them. Not in a transaction on purpose: a failure must be
+ * counted even though the request fails.
  */
-export async function checkLinkSecret(db: DbOrTx, link: ProtectedLink, secret: LinkSecret, ip: string): Promise<{ access_token: string }> {
-  const scope = linkThrottle(link.linkType, link.linkId, ip);
-  await assertNotThrottled(db, scope);
+export async function checkLinkSecret(db: DbOrTx, link: ProtectedLink, secret: LinkSecret, ip: string, onRefused?: () => Promise<void>): Promise<{ access_token: string }> {
   if (link.needsPassword && !secret.password) throw new AppError("invalid_request", "This link needs its password", [{ path: "password", message: "Required" }]);
   if (link.needsCode && !secret.code) throw new AppError("invalid_request", "This link needs the code sent by SMS", [{ path: "code", message: "Required" }]);
 
-  const passwordOk = !link.needsPassword || (await verifyLinkPassword(link.passwordHash, secret.password!));
-  const codeId = link.needsCode ? await findCode(db, link, secret.code!) : null;
-  if (!passwordOk || (link.needsCode && codeId === null)) {
-    await recordFailure(db, scope);
+  const found: { codeId: number | null } = { codeId: null };
+  const guess = async () => {
+    const passwordOk = !link.needsPassword || (await verifyLinkPassword(link.passwordHash, secret.password!));
+    found.codeId = link.needsCode ? await findCode(db, link, secret.code!) : null;
+    return passwordOk && (!link.needsCode || found.codeId !== null);
+  };
+  const { right } = await guessUnderThrottle(db, linkThrottle(link.linkType, link.linkId, ip), guess);
+  if (!right) {
+    await onRefused?.();
     throw new AppError("forbidden", link.needsCode && !link.needsPassword ? "Wrong or expired code" : "Wrong password or code");
   }
-  await clearFailures(db, scope);
-  if (codeId !== null) await db.update(linkCodes).set({ usedAt: new Date() }).where(eq(linkCodes.id, codeId));
+  if (found.codeId !== null) await db.update(linkCodes).set({ usedAt: new Date() }).where(eq(linkCodes.id, found.codeId));
 
   const token = newToken();
   const now = new Date();

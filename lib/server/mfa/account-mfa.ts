@@ -2,16 +2,15 @@ import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { mfaRecoveryCodes, userMfa, type User } from "@/db/schema";
-import type { ConfirmInput, MfaState } from "@/lib/contracts/mfa";
+import type { MfaState } from "@/lib/contracts/mfa";
 import { writeLog } from "../audit/write-log";
-import { verifyPassword } from "../auth/passwords";
+import { reauthMethod } from "../auth/reauthenticate";
 import { getPlatformConfig } from "../config/platform-config";
 import type { AuthedCtx } from "../context";
 import { AppError, forbidden } from "../errors";
 import { iso } from "../present/envelope";
 import { allowedFactors, countRecoveryCodes, hasFactor, isMfaRequired, loadUserFactors, maskPhone } from "./factors";
 import { replaceRecoveryCodes } from "./recovery-codes";
-import { checkOtp, throttledGuess } from "./verify-code";
 import { listCredentials } from "./webauthn";
 
 /**
@@ -48,19 +47,6 @@ export async function dropRecoveryCodesIfNoFactor(db: DbOrTx, userId: number): P
   if (!hasFactor(await loadUserFactors(db, userId))) await db.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
 }
 
-/**
- * Proves the owner is at the keyboard before a factor goes: their password, or a current TOTP
- * code. Throttled like sign-ins; a wrong answer is a 403 (the session itself is fine).
- */
-export async function confirmOwner(ctx: AuthedCtx, user: User, input: ConfirmInput): Promise<void> {
-  const guess = async () => {
-    if (input.password !== undefined) return verifyPassword(user.passwordHash, input.password);
-    const code = input.code?.replace(/\s/g, "") ?? "";
-    return checkOtp(ctx.db, user.id, code);
-  };
-  await throttledGuess(ctx.db, user, ctx.request, guess, { error: () => new AppError("forbidden", "The code or password is wrong", { reason: "wrong_confirmation" }) });
-}
-
 /** A wrong code while setting a factor up is bad input, named like a validation failure (api.md). */
 export const wrongEnrolmentCode = () => new AppError("invalid_request", "The code is wrong or expired", [{ path: "code", message: "The code is wrong or expired" }]);
 
@@ -70,7 +56,13 @@ export async function logMfaChange(ctx: AuthedCtx, user: User, message: string):
 
 /** GET /account/mfa and the answer of every change. */
 export async function presentMfaState(db: DbOrTx, user: User): Promise<MfaState> {
-  const [factors, keys, recoveryLeft, config] = await Promise.all([loadUserFactors(db, user.id), listCredentials(db, user.id), countRecoveryCodes(db, user.id), getPlatformConfig(db)]);
+  const [factors, keys, recoveryLeft, config, reauth] = await Promise.all([
+    loadUserFactors(db, user.id),
+    listCredentials(db, user.id),
+    countRecoveryCodes(db, user.id),
+    getPlatformConfig(db),
+    reauthMethod(db, user),
+  ]);
   const required = isMfaRequired(user, config);
   return {
     otp: factors.otp,
@@ -81,5 +73,6 @@ export async function presentMfaState(db: DbOrTx, user: User): Promise<MfaState>
     can: allowedFactors(config),
     required,
     enrollment_required: required && !hasFactor(factors),
+    reauth,
   };
 }

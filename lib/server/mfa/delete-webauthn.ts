@@ -1,13 +1,19 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import { mfaWebauthnCredentials } from "@/db/schema";
+import type { ReauthInput } from "@/lib/contracts/account";
+import { reauthenticate } from "../auth/reauthenticate";
 import type { AuthedCtx } from "../context";
 import { notFound } from "../errors";
 import { dropRecoveryCodesIfNoFactor, logMfaChange, mfaOwner } from "./account-mfa";
 
-/** DELETE /account/mfa/webauthn/(id) (api.md): removes one of the caller's own security keys (another's is a 404). */
-export async function deleteWebauthn(ctx: AuthedCtx, credentialId: number): Promise<void> {
+/**
+ * DELETE /account/mfa/webauthn/(id) (api.md): removes one of the caller's own security keys
+ * (another's is a 404), re-authenticated.
+ */
+export async function deleteWebauthn(ctx: AuthedCtx, credentialId: number, input: ReauthInput): Promise<void> {
   const user = mfaOwner(ctx);
+  await reauthenticate(ctx, input);
   const removed = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .delete(mfaWebauthnCredentials)

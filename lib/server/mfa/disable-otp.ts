@@ -1,15 +1,16 @@
 import "server-only";
-import type { ConfirmInput } from "@/lib/contracts/mfa";
+import type { ReauthInput } from "@/lib/contracts/account";
+import { reauthenticate } from "../auth/reauthenticate";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
-import { confirmOwner, dropRecoveryCodesIfNoFactor, logMfaChange, mfaOwner, presentMfaState, saveUserMfa } from "./account-mfa";
+import { dropRecoveryCodesIfNoFactor, logMfaChange, mfaOwner, presentMfaState, saveUserMfa } from "./account-mfa";
 import { loadUserFactors } from "./factors";
 
-/** DELETE /account/mfa/otp (api.md): removes the authenticator app, confirmed by a code or the password. */
-export async function disableOtp(ctx: AuthedCtx, input: ConfirmInput) {
+/** DELETE /account/mfa/otp (api.md): removes the authenticator app, re-authenticated (`password`, or `code` without one). */
+export async function disableOtp(ctx: AuthedCtx, input: ReauthInput) {
   const user = mfaOwner(ctx);
   if (!(await loadUserFactors(ctx.db, user.id)).otp) throw new AppError("not_found", "No authenticator app is set up");
-  await confirmOwner(ctx, user, input);
+  await reauthenticate(ctx, input);
   await ctx.db.transaction(async (tx) => {
     await saveUserMfa(tx, user.id, { otpSecret: null, otpEnabledAt: null, otpPendingSecret: null, otpPendingAt: null });
     await dropRecoveryCodesIfNoFactor(tx, user.id);

@@ -4,7 +4,9 @@ import { generateRegistrationOptions } from "@simplewebauthn/server";
 import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import { eq } from "drizzle-orm";
 import { userMfa } from "@/db/schema";
+import type { ReauthInput } from "@/lib/contracts/account";
 import { displayName } from "../audit/write-log";
+import { reauthenticate } from "../auth/reauthenticate";
 import { getPlatformConfig } from "../config/platform-config";
 import type { AuthedCtx } from "../context";
 import { assertFactorAllowed, mfaOwner, saveUserMfa } from "./account-mfa";
@@ -13,12 +15,14 @@ import type { RelyingParty } from "./relying-party";
 import { listCredentials, transportsOf, WEBAUTHN_TIMEOUT_MS } from "./webauthn";
 
 /**
- * POST /account/mfa/webauthn/options (api.md): options for navigator.credentials.create. The
- * challenge stays on the server; the user's keys are excluded so one key is not added twice.
+ * POST /account/mfa/webauthn/options (api.md): options for navigator.credentials.create,
+ * re-authenticated: the challenge kept on the server is what POST /account/mfa/webauthn needs to
+ * store a key. The user's keys are excluded so one key is not added twice.
  */
-export async function webauthnRegistrationOptions(ctx: AuthedCtx, rp: RelyingParty) {
+export async function webauthnRegistrationOptions(ctx: AuthedCtx, rp: RelyingParty, input: ReauthInput) {
   const user = mfaOwner(ctx);
   await assertFactorAllowed(ctx.db, "webauthn");
+  await reauthenticate(ctx, input);
   const [row] = await ctx.db.select({ handle: userMfa.webauthnUserId }).from(userMfa).where(eq(userMfa.userId, user.id)).limit(1);
   let handle = row?.handle;
   if (!handle) {

@@ -28,9 +28,9 @@ import { ACCESS_TOKEN_SECONDS, CODE_SECONDS, oauth2Model, REFRESH_TOKEN_SECONDS,
 
 const FORM_LIMIT = 64 * 1024;
 
-function server(db: Db, request: RequestInfo) {
+function server(db: Db, request: RequestInfo, requestedScope?: string) {
   return new OAuth2Server({
-    model: oauth2Model(db, request) as unknown as OAuth2Server.AuthorizationCodeModel,
+    model: oauth2Model(db, request, requestedScope) as unknown as OAuth2Server.AuthorizationCodeModel,
     accessTokenLifetime: ACCESS_TOKEN_SECONDS,
     refreshTokenLifetime: REFRESH_TOKEN_SECONDS,
     authorizationCodeLifetime: CODE_SECONDS,
@@ -110,7 +110,7 @@ export async function tokenEndpoint(req: IncomingMessage, res: ServerResponse) {
   const request = libraryRequest(req, body, new URLSearchParams());
   const response = new OAuth2Server.Response();
   try {
-    await server(await getDb(), requestInfo(web)).token(request, response);
+    await server(await getDb(), requestInfo(web), body.scope).token(request, response);
     sendJson(res, 200, response.body, { Pragma: "no-cache" });
   } catch (error) {
     sendOAuthError(res, error, response.get("www-authenticate") as string | undefined);

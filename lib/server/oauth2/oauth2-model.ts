@@ -56,8 +56,9 @@ const InvalidGrant = OAuth2Server.InvalidGrantError;
  * The storage and policy the OAuth2 library asks for (@node-oauth/oauth2-server's model). Access
  * tokens are rows of `sessions` with their scope, so authenticate() applies expiry, account state,
  * connection options and scopes to them like to any token; only hashes of codes and tokens are kept.
+ * `requestedScope` is the `scope` of a /oauth2/token request, checked before a refresh token is spent.
  */
-export function oauth2Model(db: DbOrTx, request: RequestInfo) {
+export function oauth2Model(db: DbOrTx, request: RequestInfo, requestedScope?: string) {
   return {
     /**
      * `secret` is null when /oauth2/authorize looks the client up, and a string at /oauth2/token.
@@ -140,7 +141,12 @@ export function oauth2Model(db: DbOrTx, request: RequestInfo) {
       return { id: client.app.createdBy } satisfies GrantUser;
     },
 
-    /** A rotated refresh token presented again revokes its whole family (the grant). */
+    /**
+     * A rotated refresh token presented again revokes its whole family (the grant). A scope beyond
+     * the grant's is refused here, before the library spends the token (it checks the scope only
+     * after revoking, so a refused request left the client without a refresh token and the next
+     * use of the spent one revoked the grant: issue 25, finding 8).
+     */
     async getRefreshToken(refreshToken: string) {
       const [row] = await db
         .select()
@@ -154,10 +160,13 @@ export function oauth2Model(db: DbOrTx, request: RequestInfo) {
         await revokeGrants(db, [row.oauth2_grants.id]);
         return null;
       }
+      const granted = row.oauth2_grants.scope.split(" ").filter(Boolean);
+      const asked = (requestedScope ?? "").split(" ").filter(Boolean);
+      if (asked.some((scope) => !granted.includes(scope))) throw new OAuth2Server.InvalidScopeError("Invalid scope: Unable to add extra scopes");
       return {
         refreshToken,
         refreshTokenExpiresAt: row.oauth2_refresh_tokens.expiresAt ?? undefined,
-        scope: row.oauth2_grants.scope.split(" ").filter(Boolean),
+        scope: granted,
         client: toClient(row.oauth2_apps),
         user: { id: row.oauth2_grants.userId, grantId: row.oauth2_grants.id } satisfies GrantUser,
       };

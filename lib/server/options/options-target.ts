@@ -3,7 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { groupManagers, groups, users, type User } from "@/db/schema";
 import { displayName } from "../audit/write-log";
-import { managesUser } from "../auth/authenticate";
+import { managesUser } from "../users/managed-users";
 import type { AuthedCtx } from "../context";
 import { forbidden, notFound } from "../errors";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import { users, type User } from "@/db/schema";
-import { managesUser } from "../auth/authenticate";
+import { managesUser } from "../users/managed-users";
 import type { AuthedCtx } from "../context";
 import { forbidden, notFound } from "../errors";
 

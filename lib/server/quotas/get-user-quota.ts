@@ -1,5 +1,5 @@
 import "server-only";
-import { managesUser } from "../auth/authenticate";
+import { managesUser } from "../users/managed-users";
 import type { AuthedCtx } from "../context";
 import { forbidden } from "../errors";
 import { getLiveUserOrThrow } from "../users/user-access";

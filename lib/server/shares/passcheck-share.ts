@@ -5,10 +5,14 @@ import { checkLinkSecret, type LinkSecret } from "../links/passcheck";
 import { sendLinkCode } from "../links/sms";
 import type { ShareVisit } from "../links/resolve-link-visitor";
 import { protectionOf } from "./load-share";
+import { recordShareAccess } from "./record-access";
 
-/** POST /share/key/(key)/passcheck: the password and/or SMS code against an access token valid 2 hours. */
+/**
+ * POST /share/key/(key)/passcheck: the password and/or SMS code against an access token valid 2
+ * hours. A wrong answer is an access of kind `refused` in the share's activity.
+ */
 export async function passcheckShare(ctx: Ctx, { share }: ShareVisit, secret: LinkSecret): Promise<{ access_token: string }> {
-  return checkLinkSecret(ctx.db, protectionOf(share), secret, ctx.request.ip);
+  return checkLinkSecret(ctx.db, protectionOf(share), secret, ctx.request.ip, () => recordShareAccess(ctx.db, share, ctx.request, { kind: "refused" }));
 }
 
 /** POST /share/key/(key)/sms: sends a code to the share's phone, which the visitor never sees. */

@@ -5,7 +5,8 @@ import { shareAccesses, type ShareRow } from "@/db/schema";
 import type { RequestInfo } from "../context";
 import { FILE_EVENT, parseEnvironment, recordEvent } from "../events/record-event";
 
-export type AccessKind = "visit" | "preview" | "download" | "zip";
+/** `refused`: a wrong password or SMS code at passcheck (issue 25, finding 6). */
+export type AccessKind = "visit" | "preview" | "download" | "zip" | "refused";
 
 /** An anonymous, stable visitor id: the same address and browser count as one visitor. */
 export const visitorOf = (request: RequestInfo) => createHash("sha256").update(`${request.ip}|${request.userAgent ?? ""}`).digest("hex").slice(0, 24);

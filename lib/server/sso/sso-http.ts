@@ -2,6 +2,7 @@ import "server-only";
 import { timingSafeEqual } from "node:crypto";
 import { getAuthOptions } from "../auth/next-auth-options";
 import { hashToken, newToken } from "../auth/tokens";
+import { safeReturnPath } from "../http/return-path";
 import { configuredBaseUrl } from "../mail/app-url";
 
 // What the SSO routes share: the addresses given to providers, the browser-binding cookie, and
@@ -80,8 +81,8 @@ export function browserBinding(req: Request, secure: boolean): { value: string; 
   return { value, hash: hashToken(value), cookie };
 }
 
-/** Only a path of this site: a sign-in must never send a person elsewhere (as app/login/page.tsx). */
-export const safeNext = (value: unknown): string => (typeof value === "string" && /^\/(?![/\\])[^\u0000-\u001f]*$/.test(value) && value.length <= 2048 ? value : "/");
+/** Only a path of this site: a sign-in must never send a person elsewhere (the one check, http/return-path.ts). */
+export const safeNext = (value: unknown): string => safeReturnPath(value);
 
 /** A 303 to another address; Location may be relative (RFC 9110). */
 export function redirect(location: string, cookies: string[] = []): Response {

@@ -12,7 +12,8 @@ import { createPrivateSpace } from "../folders/create-private-space";
 import { assertManagerMayJoinOrganization, joinOrganizationGroup } from "../groups/organization-group";
 import { queueMail } from "../mail/queue-mail";
 import { mailTemplate, renderMail } from "../mail/render-mail";
-import { groupIdsManagedBy, presentUser } from "./serialize-user";
+import { groupIdsManagedBy } from "./managed-users";
+import { presentUser } from "./serialize-user";
 
 type Input = z.output<typeof createUserBody>;
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { managesUser } from "../auth/authenticate";
+import { managesUser } from "./managed-users";
 import type { AuthedCtx } from "../context";
 import { forbidden } from "../errors";
 import { presentUser } from "./serialize-user";

@@ -6,7 +6,8 @@ import type { listUsersQuery } from "@/lib/contracts/users";
 import type { AuthedCtx } from "../context";
 import { forbidden, notFound } from "../errors";
 import { envelope } from "../present/envelope";
-import { groupIdsManagedBy, loadUserRelations, serializeUser } from "./serialize-user";
+import { groupIdsManagedBy } from "./managed-users";
+import { loadUserRelations, serializeUser } from "./serialize-user";
 
 type Query = z.output<typeof listUsersQuery>;
 

@@ -1,8 +1,8 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { preparedOnce } from "@/db/prepared";
-import { groupManagers, userMfa, users, type User } from "@/db/schema";
+import { userMfa, users, type User } from "@/db/schema";
 import type { UserResponse } from "@/lib/contracts/users";
 import { isActiveNow } from "../auth/account-state";
 import { getPlatformConfig } from "../config/platform-config";
@@ -95,8 +95,3 @@ export async function presentUser(db: DbOrTx, user: User, options: { currentLang
   return serializeUser(user, relations.get(user.id)!, options);
 }
 
-/** The groups whose users `userId` administers: a delegate whose `users` scope is off does not. */
-export async function groupIdsManagedBy(db: DbOrTx, userId: number): Promise<number[]> {
-  const rows = await db.select({ id: groupManagers.groupId }).from(groupManagers).where(and(eq(groupManagers.userId, userId), eq(groupManagers.manageUsers, true)));
-  return rows.map((r) => r.id);
-}

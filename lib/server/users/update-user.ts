@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { Tx } from "@/db";
 import { users, type User } from "@/db/schema";
 import type { updateUserBody } from "@/lib/contracts/users";
+import { endAccessAfterPasswordChange } from "../account/end-access-after-password-change";
 import { displayName, writeLog } from "../audit/write-log";
 import { assertStrongPassword, hashPassword } from "../auth/passwords";
 import { getPlatformConfig } from "../config/platform-config";
@@ -78,11 +79,14 @@ export async function updateUser(ctx: AuthedCtx, userId: number, input: Input, o
     await applyGroupChange(tx, target.id, groupChange);
     if (set.role !== undefined && row.role !== 1 && !row.privateRootId) row.privateRootId = await createPrivateSpace(tx, row.id);
     if (organization && config.organization_groups) await joinOrganizationGroup(tx, row.id, organization);
-    // The caller keeps their own session when changing their own password.
-    if (passwordChanged) await revokeUserSessions(tx, row.id, ctx.actor.sessionId);
-    else if (set.active === false) await revokeUserSessions(tx, row.id);
+    const alerted = options.alert && passwordChanged && Boolean(row.email);
+    if (passwordChanged) {
+      // An administrator's change of their own password keeps the session they made it from.
+      const by = row.id === ctx.actor.realUser.id ? "self" : "admin";
+      await endAccessAfterPasswordChange(tx, row, { by, keepSessionId: ctx.actor.sessionId, notify: !alerted });
+    } else if (set.active === false) await revokeUserSessions(tx, row.id);
 
-    if (options.alert && passwordChanged && row.email) {
+    if (alerted) {
       const mail = renderMail(PASSWORD_CHANGED_MAIL, { recipient: displayName(row), platform: config.platform_name, login: row.login, password }, { language: row.language });
       await queueMail(tx, { to: row.email, ownerId: actor.id, sensitive: true, subject: mail.subject, text: mail.text, html: mail.html });
     }

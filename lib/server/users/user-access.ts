@@ -1,10 +1,10 @@
 import "server-only";
-import { and, eq, gt, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db";
-import { groupMembers, users, type User } from "@/db/schema";
+import { users, type User } from "@/db/schema";
 import { isActiveNow } from "../auth/account-state";
 import { AppError, forbidden, notFound } from "../errors";
-import { groupIdsManagedBy } from "./serialize-user";
+import { groupIdsManagedBy, managesUser } from "./managed-users";
 
 /** A user who is not deleted, or a 404. `lock` takes the row for the rest of the transaction. */
 export async function getLiveUserOrThrow(db: DbOrTx, userId: number, options: { lock?: boolean } = {}): Promise<User> {
@@ -24,14 +24,10 @@ export async function getLiveUserOrThrow(db: DbOrTx, userId: number, options: { 
 export async function getAdministeredUserOrThrow(tx: Tx, actor: User, userId: number): Promise<{ target: User; managed: number[] | null }> {
   if (actor.role === 3) return { target: await getLiveUserOrThrow(tx, userId, { lock: true }), managed: null };
   if (actor.role !== 4) throw forbidden("Only administrators and managers administer accounts");
-  const managed = await groupIdsManagedBy(tx, actor.id);
-  const [member] = managed.length
-    ? await tx.select({ id: groupMembers.userId }).from(groupMembers).where(and(eq(groupMembers.userId, userId), inArray(groupMembers.groupId, managed))).limit(1)
-    : [];
-  if (!member) throw forbidden("You may only administer the users of the groups you manage");
+  if (!(await managesUser(tx, actor.id, userId))) throw forbidden("You may only administer the users of the groups you manage");
   const target = await getLiveUserOrThrow(tx, userId, { lock: true });
   if (target.role === 3 || target.role === 4) throw forbidden("Managers may only administer external users and users");
-  return { target, managed };
+  return { target, managed: await groupIdsManagedBy(tx, actor.id) };
 }
 
 export const isActiveAdmin = (user: Pick<User, "role" | "active" | "expire" | "deletedAt">) =>

@@ -66,7 +66,7 @@ describe("PUT /api/account", () => {
     const res = await call(accountRoute.PUT, {
       method: "PUT",
       token: user.token,
-      body: { firstname: "Ada", lastname: "Lovelace", email: "ada@example.test", phone: "123", organization: "Analytical", language: "fr", id: "999", login: "ignored" },
+      body: { firstname: "Ada", lastname: "Lovelace", email: "ada@example.test", phone: "123", organization: "Analytical", language: "fr", id: "999", login: "ignored", password: PASSWORD },
     });
     expect(res.status, res.text).toBe(200);
     expect(accountResponse.parse(res.body)).toMatchObject({ firstname: "Ada", lastname: "Lovelace", email: "ada@example.test", language: "fr", current_language: "fr", login: user.login });
@@ -155,5 +155,37 @@ describe("PUT /api/account", () => {
     await expectAuthRequired(accountRoute.PUT, { method: "PUT", body: { firstname: unique() } });
     const res = await call(accountRoute.POST, { method: "POST", body: {} });
     expectError(res, 405, "method_not_allowed");
+  });
+});
+
+describe("PUT /api/account: a new email re-authenticates (issue 25, finding 7)", () => {
+  it("a session alone cannot point the account's mails elsewhere: 400 reauth_required, 403 when wrong, then done with the password", async () => {
+    const user = await createTestUser();
+    const change = (body: Record<string, unknown>) => call(accountRoute.PUT, { method: "PUT", token: user.token, body: { email: "thief@evil.example", ...body }, headers: someIp() });
+    const missing = await change({});
+    expectError(missing, 400, "reauth_required");
+    expect(missing.body.details).toEqual({ methods: ["password"] });
+    expectError(await change({ password: "not-it" }), 403, "forbidden");
+    expect((await reloadUser(user.id)).email).toBe(user.email);
+
+    expect((await change({ password: PASSWORD })).status).toBe(200);
+    expect((await reloadUser(user.id)).email).toBe("thief@evil.example");
+    // The same address sent back is no change, and other fields need nothing.
+    expect((await change({ firstname: "Still" })).status).toBe(200);
+  });
+
+  it("the old password of a password change confirms a new email in the same request", async () => {
+    const user = await createTestUser();
+    const res = await call(accountRoute.PUT, { method: "PUT", token: user.token, body: { email: "new@example.test", old_password: PASSWORD, new_password: NEW_PASSWORD }, headers: someIp() });
+    expect(res.status, res.text).toBe(200);
+    expect((await reloadUser(user.id)).email).toBe("new@example.test");
+  });
+
+  it("guesses of the password are throttled like sign-ins", async () => {
+    const user = await createTestUser();
+    const headers = someIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await call(accountRoute.PUT, { method: "PUT", token: user.token, body: { email: "x@evil.example", password: `guess-${i}` }, headers })).status);
+    expect(statuses).toEqual([403, 403, 403, 403, 403, 429]);
   });
 });

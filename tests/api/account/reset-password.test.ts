@@ -70,7 +70,7 @@ describe("password reset", () => {
     expectError(used, 404, "not_found");
     expect(used.body.error).toMatch(/already used or expired/);
     const entries = await db.select().from(logs).where(and(eq(logs.objectId, String(user.id)), eq(logs.type, "ADMLLOG_PASSWORD")));
-    expect(entries.map((e) => e.message).sort()).toEqual(["Password reset link requested", "Password reset through an emailed link; all sessions signed out"]);
+    expect(entries.map((e) => e.message).sort()).toEqual(["Password reset link requested", "Password reset through an emailed link; all sessions and OAuth2 grants ended"]);
   });
 
   it("finds the account by any of its addresses, ignoring case, and uses BASE_URL for the link", async () => {

@@ -3,9 +3,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as createRoute from "@/app/api/delegate/route";
 import * as delegateRoute from "@/app/api/delegate/[delegateId]/route";
 import * as listRoute from "@/app/api/delegates/[groupId]/route";
+import * as groupRoute from "@/app/api/group/[groupId]/route";
 import * as userRoute from "@/app/api/user/[userId]/route";
 import { getDb } from "@/db";
-import { groupManagers } from "@/db/schema";
+import { groupManagers, groupMembers } from "@/db/schema";
 import { delegateResponse } from "@/lib/contracts/delegates";
 import { createAdmin, createTestGroup, createTestUser, latestLog, reloadUser } from "../../helpers/factories";
 import { call, expectError, type CallOptions } from "../../helpers/http";
@@ -163,5 +164,52 @@ describe("the users scope of a delegate", () => {
 
     await call(delegateRoute.PUT, at(row.id, { method: "PUT", token: admin.token, body: { users: true } }));
     expect((await rename()).status).toBe(200);
+  });
+});
+
+describe("a delegation without the users scope (issue 25, finding 4)", () => {
+  /** A manager who is a delegate of A without the users scope and of B with it; `target` is in A only. */
+  async function stage() {
+    const manager = await createTestUser({ role: 4 });
+    const target = await createTestUser();
+    const restricted = await createTestGroup({ members: [target.id] });
+    const full = await createTestGroup();
+    const db = await getDb();
+    await db.insert(groupManagers).values([
+      { groupId: restricted.id, userId: manager.id, manageUsers: false },
+      { groupId: full.id, userId: manager.id, manageUsers: true },
+    ]);
+    return { manager, target, restricted, full };
+  }
+  const putGroup = (token: string, groupId: number, body: unknown) =>
+    call(groupRoute.PUT, { method: "PUT", path: `/api/group/${groupId}`, params: { groupId: String(groupId) }, token, body });
+
+  it("cannot bring that group's users under a group where the scope is on, then act as them or set their password", async () => {
+    const { manager, target, full } = await stage();
+    expectError(await putGroup(manager.token, full.id, { members: [target.id] }), 403, "forbidden");
+    const db = await getDb();
+    expect(await db.select().from(groupMembers).where(and(eq(groupMembers.groupId, full.id), eq(groupMembers.userId, target.id)))).toHaveLength(0);
+
+    // Every other way to power over the user is refused by the same rule.
+    const asTarget = await call(groupRoute.GET, { path: `/api/group/${full.id}`, params: { groupId: String(full.id) }, token: manager.token, headers: { AsId: String(target.id) } });
+    expectError(asTarget, 403, "forbidden");
+    const setPassword = await call(userRoute.PUT, { method: "PUT", token: manager.token, params: { userId: String(target.id) }, body: { password: "Taken-0ver-now" } });
+    expectError(setPassword, 403, "forbidden");
+    expect((await reloadUser(target.id)).passwordHash).toBe(target.passwordHash);
+  });
+
+  it("still lets the manager add users they administer through a group with the scope", async () => {
+    const { manager, full } = await stage();
+    const colleague = await createTestUser();
+    await createTestGroup({ members: [colleague.id], managers: [manager.id] });
+    const res = await putGroup(manager.token, full.id, { members: [colleague.id] });
+    expect(res.status, res.text).toBe(200);
+  });
+
+  it("does not let the manager change the members of the restricted group itself", async () => {
+    const { manager, target, restricted } = await stage();
+    expectError(await putGroup(manager.token, restricted.id, { members: [] }), 403, "forbidden");
+    const db = await getDb();
+    expect(await db.select().from(groupMembers).where(and(eq(groupMembers.groupId, restricted.id), eq(groupMembers.userId, target.id)))).toHaveLength(1);
   });
 });

@@ -34,7 +34,7 @@ export const totp = (secret: string, steps = 0) =>
 
 /** Sets up an authenticator app for `user` (the code of the current step); returns its secret and recovery codes. */
 export async function enrolOtp(user: TestUser) {
-  const start = await call(otpRoute.POST, { method: "POST", path: "/api/account/mfa/otp", token: user.token });
+  const start = await call(otpRoute.POST, { method: "POST", path: "/api/account/mfa/otp", token: user.token, body: { password: PASSWORD }, headers: ip() });
   expect(start.status, start.text).toBe(200);
   const enabled = await call(otpRoute.PUT, { method: "PUT", path: "/api/account/mfa/otp", token: user.token, body: { code: totp(start.body.secret) }, headers: ip() });
   expect(enabled.status, enabled.text).toBe(200);
@@ -55,7 +55,7 @@ export const uniquePhone = () => `+3361${String(Math.floor(Math.random() * 1e7))
 /** Sets up SMS codes to a new number for `user` (the platform must offer SMS). */
 export async function enrolSms(user: TestUser) {
   const phone = uniquePhone();
-  const sent = await call(smsRoute.POST, { method: "POST", token: user.token, body: { phone } });
+  const sent = await call(smsRoute.POST, { method: "POST", token: user.token, body: { phone, password: PASSWORD }, headers: ip() });
   expect(sent.status, sent.text).toBe(200);
   const enabled = await call(smsRoute.PUT, { method: "PUT", token: user.token, body: { code: await lastSmsCode(phone) }, headers: ip() });
   expect(enabled.status, enabled.text).toBe(200);
@@ -65,7 +65,7 @@ export async function enrolSms(user: TestUser) {
 /** Registers a software security key for `user`. */
 export async function enrolKey(user: TestUser, name = "Test key") {
   const key = new SoftAuthenticator(ORIGIN);
-  const options = await call(webauthnOptionsRoute.POST, { method: "POST", token: user.token });
+  const options = await call(webauthnOptionsRoute.POST, { method: "POST", token: user.token, body: { password: PASSWORD }, headers: ip() });
   expect(options.status, options.text).toBe(200);
   const created = await call(webauthnRoute.POST, { method: "POST", token: user.token, body: { name, response: key.register(options.body) } });
   expect(created.status, created.text).toBe(201);

@@ -24,7 +24,7 @@ beforeAll(() => getDb(), 120_000);
 describe("authenticator app (TOTP) set-up", () => {
   it("gives a pending secret and its otpauth address, enables it with a code, shows recovery codes once", async () => {
     const user = await createTestUser();
-    const start = await call(otpRoute.POST, { method: "POST", token: user.token });
+    const start = await call(otpRoute.POST, { method: "POST", token: user.token, body: { password: PASSWORD }, headers: ip() });
     expect(start.status).toBe(200);
     expect(start.body.secret).toMatch(/^[A-Z2-7]{32}$/);
     const url = new URL(start.body.otpauth_url);
@@ -61,7 +61,7 @@ describe("authenticator app (TOTP) set-up", () => {
     expect(account).toMatchObject({ has_mfa_otp: true, has_mfa_sms: false, has_mfa_yubikey: false, can_mfa_otp: true, can_mfa_yubikey: true, mfa_required: false });
 
     // A second set-up is refused while one is active.
-    expectError(await call(otpRoute.POST, { method: "POST", token: user.token }), 409, "conflict");
+    expectError(await call(otpRoute.POST, { method: "POST", token: user.token, body: { password: PASSWORD } }), 409, "conflict");
   });
 
   it("refuses to enable without a pending secret, and bad codes with 400", async () => {
@@ -199,7 +199,9 @@ describe("recovery codes", () => {
     expect((await call(mfaRoute.GET, { token: user.token })).body.recovery_codes_left).toBe(9);
 
     expectError(await call(recoveryRoute.POST, { method: "POST", token: user.token, body: { password: "wrong" }, headers: ip() }), 403, "forbidden");
-    const renewed = await call(recoveryRoute.POST, { method: "POST", token: user.token, body: { code: totp(secret, 1) }, headers: ip() });
+    // A code of the app does not stand for the password of an account that has one (api.md, "Account security").
+    expectError(await call(recoveryRoute.POST, { method: "POST", token: user.token, body: { code: totp(secret, 1) }, headers: ip() }), 400, "reauth_required");
+    const renewed = await call(recoveryRoute.POST, { method: "POST", token: user.token, body: { password: PASSWORD }, headers: ip() });
     expect(renewed.status, renewed.text).toBe(200);
     expect(renewed.body.recovery_codes).toHaveLength(10);
     expectError(await complete({ mfa_token: (await firstStep(user)).mfa_token, method: "recovery", code: recoveryCodes[1] }), 401, "unauthorized");
@@ -213,13 +215,14 @@ describe("recovery codes", () => {
 });
 
 describe("removing the authenticator app", () => {
-  it("needs the password or a current code; then sign-in asks for no second step", async () => {
+  it("needs the password (not a code, for an account that has one); then sign-in asks for no second step", async () => {
     const user = await createTestUser();
     const { secret } = await enrolOtp(user);
-    expectError(await call(otpRoute.DELETE, { method: "DELETE", token: user.token, body: {} }), 400, "invalid_request");
+    expectError(await call(otpRoute.DELETE, { method: "DELETE", token: user.token, body: {} }), 400, "reauth_required");
+    expectError(await call(otpRoute.DELETE, { method: "DELETE", token: user.token, body: { code: totp(secret, 1) }, headers: ip() }), 400, "reauth_required");
     const wrong = await call(otpRoute.DELETE, { method: "DELETE", token: user.token, body: { password: "nope" }, headers: ip() });
     expectError(wrong, 403, "forbidden");
-    const removed = await call(otpRoute.DELETE, { method: "DELETE", token: user.token, body: { code: totp(secret, 1) }, headers: ip() });
+    const removed = await call(otpRoute.DELETE, { method: "DELETE", token: user.token, body: { password: PASSWORD }, headers: ip() });
     expect(removed.status, removed.text).toBe(200);
     expect(removed.body).toMatchObject({ otp: false, recovery_codes_left: 0 });
     expect((await signIn(user)).status).toBe(200);

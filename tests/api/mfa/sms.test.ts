@@ -19,7 +19,7 @@ describe("SMS codes set-up", () => {
   it("texts a code to the number, enables it with that code, and the User flags follow", async () => {
     const user = await createTestUser();
     const phone = uniquePhone();
-    const sent = await call(smsRoute.POST, { method: "POST", token: user.token, body: { phone: ` ${phone.slice(0, 4)} ${phone.slice(4)} ` } });
+    const sent = await call(smsRoute.POST, { method: "POST", token: user.token, body: { phone: ` ${phone.slice(0, 4)} ${phone.slice(4)} `, password: PASSWORD } });
     expect(sent.status, sent.text).toBe(200);
     expect(sent.body.phone).toMatch(/^•+\d{3}$/);
     expect(sent.body.phone.endsWith(phone.slice(-3))).toBe(true);
@@ -44,8 +44,8 @@ describe("SMS codes set-up", () => {
 
   it("paces messages to one a minute (429 with Retry-After) and refuses bad numbers", async () => {
     const user = await createTestUser();
-    expect((await call(smsRoute.POST, { method: "POST", token: user.token, body: { phone: uniquePhone() } })).status).toBe(200);
-    const again = await call(smsRoute.POST, { method: "POST", token: user.token, body: { phone: uniquePhone() } });
+    expect((await call(smsRoute.POST, { method: "POST", token: user.token, body: { phone: uniquePhone(), password: PASSWORD } })).status).toBe(200);
+    const again = await call(smsRoute.POST, { method: "POST", token: user.token, body: { phone: uniquePhone(), password: PASSWORD } });
     expectError(again, 429, "too_many_requests");
     expect(Number(again.headers.get("retry-after"))).toBeGreaterThan(0);
     for (const phone of ["12", "not a phone", "+0123456789", `+33${"1".repeat(20)}`]) {
@@ -57,7 +57,7 @@ describe("SMS codes set-up", () => {
     const user = await createTestUser();
     await setConfig({ mfa_sms: false });
     try {
-      expectError(await call(smsRoute.POST, { method: "POST", token: user.token, body: { phone: uniquePhone() } }), 403, "forbidden");
+      expectError(await call(smsRoute.POST, { method: "POST", token: user.token, body: { phone: uniquePhone(), password: PASSWORD } }), 403, "forbidden");
       expect((await call(accountRoute.GET, { token: user.token })).body.can_mfa_sms).toBe(false);
       expect((await call(mfaRoute.GET, { token: user.token })).body.can).toEqual({ otp: true, sms: false, webauthn: true });
     } finally {

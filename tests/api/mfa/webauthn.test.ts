@@ -9,7 +9,7 @@ import * as completeRoute from "@/app/api/auth/mfa/route";
 import * as signInOptionsRoute from "@/app/api/auth/mfa/webauthn/options/route";
 import { getDb } from "@/db";
 import { mfaWebauthnCredentials } from "@/db/schema";
-import { createTestUser, latestLog } from "../../helpers/factories";
+import { createTestUser, latestLog, PASSWORD } from "../../helpers/factories";
 import { call, expectError } from "../../helpers/http";
 import { expectAuthRequired } from "../../helpers/security";
 import { enrolKey, enrolOtp, firstStep, ip, ORIGIN, signIn } from "./mfa-helpers";
@@ -24,7 +24,7 @@ beforeAll(() => getDb(), 120_000);
 describe("security keys (WebAuthn) registration", () => {
   it("gives options with a server-side challenge, stores the key under its name (201), lists it", async () => {
     const user = await createTestUser();
-    const options = await call(optionsRoute.POST, { method: "POST", token: user.token });
+    const options = await call(optionsRoute.POST, { method: "POST", token: user.token, body: { password: PASSWORD } });
     expect(options.status, options.text).toBe(200);
     expect(options.body.rp).toMatchObject({ id: "coffre.test" });
     expect(options.body.user.name).toBe(user.login);
@@ -48,13 +48,13 @@ describe("security keys (WebAuthn) registration", () => {
 
     // The challenge is single use, and the same key is not added twice.
     expectError(await call(webauthnRoute.POST, { method: "POST", token: user.token, body: { name: "Again", response: key.register(options.body) } }), 409, "conflict");
-    const next = await call(optionsRoute.POST, { method: "POST", token: user.token });
+    const next = await call(optionsRoute.POST, { method: "POST", token: user.token, body: { password: PASSWORD } });
     expect(next.body.excludeCredentials).toEqual([expect.objectContaining({ id: key.id })]);
   });
 
   it("refuses an answer for another origin, another relying party or a stale challenge", async () => {
     const user = await createTestUser();
-    const options = (await call(optionsRoute.POST, { method: "POST", token: user.token })).body;
+    const options = (await call(optionsRoute.POST, { method: "POST", token: user.token, body: { password: PASSWORD } })).body;
     const key = new SoftAuthenticator(ORIGIN);
     const bad = [
       key.register(options, { origin: "https://evil.example" }),
@@ -71,7 +71,7 @@ describe("security keys (WebAuthn) registration", () => {
 
   it("refuses bad names and bodies", async () => {
     const user = await createTestUser();
-    const options = (await call(optionsRoute.POST, { method: "POST", token: user.token })).body;
+    const options = (await call(optionsRoute.POST, { method: "POST", token: user.token, body: { password: PASSWORD } })).body;
     const response = new SoftAuthenticator(ORIGIN).register(options);
     for (const name of ["", "x".repeat(101), "evil\u202Ename"]) {
       expectError(await call(webauthnRoute.POST, { method: "POST", token: user.token, body: { name, response } }), 400, "invalid_request");
@@ -83,9 +83,9 @@ describe("security keys (WebAuthn) registration", () => {
     const alice = await createTestUser();
     const bob = await createTestUser();
     const { id } = await enrolKey(alice);
-    expectError(await call(keyRoute.DELETE, { method: "DELETE", token: bob.token, params: { credentialId: String(id) } }), 404, "not_found");
+    expectError(await call(keyRoute.DELETE, { method: "DELETE", token: bob.token, params: { credentialId: String(id) }, body: { password: PASSWORD } }), 404, "not_found");
     expect((await call(mfaRoute.GET, { token: alice.token })).body.webauthn).toHaveLength(1);
-    expect((await call(keyRoute.DELETE, { method: "DELETE", token: alice.token, params: { credentialId: String(id) } })).status).toBe(204);
+    expect((await call(keyRoute.DELETE, { method: "DELETE", token: alice.token, params: { credentialId: String(id) }, body: { password: PASSWORD } })).status).toBe(204);
     const after = (await call(mfaRoute.GET, { token: alice.token })).body;
     expect(after).toMatchObject({ webauthn: [], recovery_codes_left: 0 });
     expect((await signIn(alice)).status).toBe(200);

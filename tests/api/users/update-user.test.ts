@@ -88,13 +88,18 @@ describe("PUT /api/user/(userId)", () => {
     expect(log.message).not.toContain(NEW_PASSWORD);
   });
 
-  it("sends no mail without alert, nor with alert when the password is unchanged", async () => {
+  it("sends the password only with alert, and with alert only when the password changed; the owner is told of a change either way", async () => {
     const admin = await createAdmin();
     const user = await createTestUser();
     expect((await update(admin.token, user.id, { password: NEW_PASSWORD })).status).toBe(200);
     expect((await update(admin.token, user.id, { firstname: "Other" }, { alert: "1" })).status).toBe(200);
     const db = await getDb();
-    expect(await db.select().from(emails).where(eq(emails.to, user.email))).toHaveLength(0);
+    // Issue 25, finding 8: the notice that sessions and applications ended, without the password.
+    const mails = await db.select().from(emails).where(eq(emails.to, user.email));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ sensitive: false, object: expect.stringMatching(/password was changed/) });
+    expect(mails[0].content).toContain("by an administrator");
+    expect(mails[0].content).not.toContain(NEW_PASSWORD);
   });
 
   it("keeps the caller's own session when they change their own password", async () => {

@@ -1,3 +1,4 @@
+import { reauthBody } from "@/lib/contracts/account";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
 import { relyingParty } from "@/lib/server/mfa/relying-party";
@@ -5,7 +6,7 @@ import { webauthnRegistrationOptions } from "@/lib/server/mfa/webauthn-registrat
 
 export const runtime = "nodejs";
 
-// POST /api/account/mfa/webauthn/options: registration options for a new security key (challenge kept server-side)
-export const POST = route({}, ({ ctx, req }) => webauthnRegistrationOptions(ctx, relyingParty(req.headers, req.url)));
+// POST /api/account/mfa/webauthn/options: registration options for a new security key (challenge kept server-side), re-authenticated {password} or {code}
+export const POST = route({ body: reauthBody }, ({ ctx, req, body }) => webauthnRegistrationOptions(ctx, relyingParty(req.headers, req.url), body));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });
