@@ -6,22 +6,19 @@ import { useState } from "react";
 import { useSsoFailure } from "@/components/auth/sso-sign-in";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Dialog } from "@/components/ui/dialog";
 import { FormStatus } from "@/components/ui/form-status";
-import { TextField } from "@/components/ui/text-field";
-import { useDialogAction } from "@/components/use-dialog-action";
-import { ApiError } from "@/lib/api-client";
 import type { SsoProviderSummary } from "@/lib/contracts/sso";
 import { useT } from "@/lib/i18n/provider";
 import { accountIdentityQuery, useConnectIdentity } from "@/lib/queries/identity-links";
+import { useMfaState } from "@/lib/queries/mfa";
 import { useSsoProviders } from "@/lib/queries/sso";
 import styles from "./account.module.css";
-import { describeError } from "./describe-error";
+import { ReauthDialog } from "./reauth-dialog";
 
 /**
  * "Sign-in providers": the single sign-on provider that opens this account, or a button per
  * provider to connect one. An existing account is never linked to a provider automatically
- * (issue 25): its owner connects it here, confirming with their password, and comes back from
+ * (issue 25): its owner connects it here, confirming it is them (the re-authentication of api.md), and comes back from
  * the provider to this page. Directory accounts are their directory's: nothing to show.
  */
 export function AccountIdentity() {
@@ -55,39 +52,20 @@ export function AccountIdentity() {
   );
 }
 
-/** The password confirms it is the owner; the browser then leaves for the provider. */
+/** The owner confirms it is them (the password, or an app code); the browser then leaves for the provider. */
 function ConnectDialog({ provider, onClose }: { provider: SsoProviderSummary; onClose: () => void }) {
   const t = useT();
   const connect = useConnectIdentity();
-  const [password, setPassword] = useState("");
-  const { busy, error, setError, run } = useDialogAction((e) => (e instanceof ApiError && e.status === 403 ? t("account.identityWrongPassword") : describeError(e, t)));
-
-  async function submit() {
-    if (!password) return setError(t("mfa.passwordMissing"));
-    // On success the browser is on its way to the provider: the dialog stays until it leaves.
-    await run(() => connect.mutateAsync({ provider_id: provider.id, password }), () => undefined);
-  }
-
+  const mfa = useMfaState();
   return (
-    <Dialog
+    <ReauthDialog
       title={t("account.identityConnect", { name: provider.name })}
-      closeLabel={t("common.close")}
+      confirmLabel={t("account.identityContinue")}
+      method={mfa.data?.reauth ?? "password"}
+      onConfirm={(reauth) => connect.mutateAsync({ provider_id: provider.id, ...reauth })}
       onClose={onClose}
-      onSubmit={submit}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" disabled={busy || connect.isSuccess}>
-            {t("account.identityContinue")}
-          </Button>
-        </>
-      }
     >
       <p>{t("account.identityConfirm", { name: provider.name })}</p>
-      <TextField label={t("signIn.password")} name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
-      <FormStatus status={error ? { tone: "error", message: error } : null} />
-    </Dialog>
+    </ReauthDialog>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormStatus } from "@/components/ui/form-status";
@@ -25,6 +25,7 @@ export function ReauthDialog({
   describe,
   onConfirm,
   onClose,
+  children,
 }: {
   title: string;
   confirmLabel: string;
@@ -34,6 +35,8 @@ export function ReauthDialog({
   describe?: (error: unknown) => string | null;
   onConfirm: (reauth: ReauthInput) => Promise<unknown>;
   onClose: () => void;
+  /** What the change does, said before the question. */
+  children?: ReactNode;
 }) {
   const t = useT();
   const [value, setValue] = useState("");
@@ -66,6 +69,7 @@ export function ReauthDialog({
         </>
       }
     >
+      {children}
       <p>{t(method === "password" ? "mfa.confirmIntro" : method === "code" ? "mfa.confirmIntroCode" : "mfa.confirmIntroSignIn")}</p>
       {method === "password" && (
         <TextField label={t("signIn.password")} name="password" type="password" autoComplete="current-password" value={value} onChange={(e) => setValue(e.target.value)} />

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reauthFields } from "@/lib/contracts/account";
 import { principalId } from "@/lib/contracts/common";
 
 /**
@@ -25,13 +26,11 @@ export type AccountIdentityResponse = z.infer<typeof accountIdentityResponse>;
 
 /**
  * POST /account/identity: the signed-in person starts connecting a single sign-on provider to
- * their own account, confirming with their password. The answer is the provider's address the
+ * their own account, confirming it is them like any change of what protects it (`password`, or
+ * `code`: api.md, "Account security"). The answer is the provider's address the
  * browser goes to; the provider sends it back to /account once the identity is linked.
  */
-export const connectIdentityBody = z.object({
-  provider_id: principalId,
-  password: z.string().min(1).max(1024),
-});
+export const connectIdentityBody = z.object({ provider_id: principalId, ...reauthFields });
 export const connectIdentityResponse = z.object({ url: z.string() });
 
 /** PUT /user/(id)/identity (administrators): link the account to this identity of a single sign-on provider. */

@@ -1,5 +1,6 @@
 "use client";
 
+import type { ReauthInput } from "@/lib/contracts/account";
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
 import type { AccountIdentityResponse } from "@/lib/contracts/identity-links";
@@ -18,12 +19,12 @@ export const identityLinkKeys = {
 export const accountIdentityQuery = () => queryOptions({ queryKey: identityLinkKeys.own(), queryFn: () => api.get<AccountIdentityResponse>("/api/account/identity") });
 
 /**
- * POST /api/account/identity: the password confirms it is the owner; the answer is the provider's
+ * POST /api/account/identity: the re-authentication confirms it is the owner; the answer is the provider's
  * address, where the browser goes (it comes back to /account once the identity is linked).
  */
 export function useConnectIdentity() {
   return useMutation({
-    mutationFn: (input: { provider_id: string; password: string }) => api.post<{ url: string }>("/api/account/identity", input),
+    mutationFn: (input: { provider_id: string } & ReauthInput) => api.post<{ url: string }>("/api/account/identity", input),
     onSuccess: ({ url }) => window.location.assign(url),
   });
 }

@@ -375,7 +375,7 @@ describe("linking an existing account from inside", () => {
     const provider = await oidcProvider();
     const user = await createTestUser();
     const post = (body: unknown, headers: Record<string, string> = {}, token = user.token) => call(accountIdentityRoute.POST, { method: "POST", token, body, headers: { "x-forwarded-for": "10.9.3.3", ...headers } });
-    expectError(await post({ provider_id: provider.id }), 400, "invalid_request");
+    expectError(await post({ provider_id: provider.id }), 400, "reauth_required");
     expectError(await post({ provider_id: provider.id, password: "Wrong-pass-1" }), 403, "forbidden");
     expectError(await post({ provider_id: 2_000_000_000, password: user.password }), 404, "not_found");
     expectError(await call(accountIdentityRoute.POST, { method: "POST", body: { provider_id: provider.id, password: user.password } }), 401, "unauthorized");
