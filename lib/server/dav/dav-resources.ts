@@ -20,7 +20,7 @@ export function resourceOf(target: DavTarget): DavResource | null {
   return null;
 }
 
-/** The members of a collection the caller may see: spaces at the root; browsable subfolders and live files in a folder. */
+/** The members of a collection the caller may see: spaces at the root; browsable subfolders, and live files where the caller may read. */
 export async function childrenOf(ctx: AuthedCtx, resource: DavResource): Promise<DavResource[]> {
   if (resource.kind === "root") {
     return (await davSpaces(ctx)).map((s) => ({ kind: "folder", segments: [s.folder.name], folder: s.folder }));
@@ -31,13 +31,17 @@ export async function childrenOf(ctx: AuthedCtx, resource: DavResource): Promise
     .select()
     .from(folders)
     .where(and(eq(folders.parentId, parent.id), isNull(folders.deletedAt)));
-  const rights = subfolders.length ? await resolveRightsMany(ctx.db, ctx.actor.user, subfolders.map((f) => f.id)) : new Map();
+  // The folder's own rights ride on its subfolders' resolution (one statement).
+  const rights = await resolveRightsMany(ctx.db, ctx.actor.user, [parent.id, ...subfolders.map((f) => f.id)]);
   const visible = subfolders.filter((f) => rights.get(f.id)?.browse);
-  const list = await ctx.db
-    .select({ file: files, version: fileVersions })
-    .from(files)
-    .innerJoin(fileVersions, eq(fileVersions.id, files.currentVersionId))
-    .where(and(eq(files.folderId, parent.id), isNull(files.deletedAt), isNull(fileVersions.deletedAt)));
+  // Files are listed with the read right on their folder only, as GET /folder lists them (browse alone shows the subfolders).
+  const list = rights.get(parent.id)?.read
+    ? await ctx.db
+        .select({ file: files, version: fileVersions })
+        .from(files)
+        .innerJoin(fileVersions, eq(fileVersions.id, files.currentVersionId))
+        .where(and(eq(files.folderId, parent.id), isNull(files.deletedAt), isNull(fileVersions.deletedAt)))
+    : [];
   return [
     ...visible.map((f) => ({ kind: "folder" as const, segments: [...resource.segments, f.name], folder: f })),
     ...list.map(({ file, version }) => ({ kind: "file" as const, segments: [...resource.segments, file.name], file, version, folder: parent })),

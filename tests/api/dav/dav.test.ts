@@ -90,6 +90,19 @@ describe("WebDAV handler", () => {
     expect((await dav("Private/dav-shared/doc.txt", { as: other })).status).toBe(404);
   });
 
+  it("lists a folder's files only with the read right on it, as GET /folder does (browse alone shows its subfolders)", async () => {
+    const shared = await createFolder(owner, owner.privateRootId!, "dav-browse-only");
+    await createFolder(owner, shared.id, "visible-sub");
+    await uploadText(owner, shared.id, "hidden-name.txt", "content");
+    await grantRight(shared.id, other.id, allRightsBut("read", "download", "write", "edit", "delete", "share"));
+    const listed = await (await dav("dav-browse-only/", { method: "PROPFIND", headers: { depth: "1" }, as: other })).text();
+    expect(listed).toContain("<D:href>/dav/dav-browse-only/visible-sub/</D:href>");
+    expect(listed).not.toContain("hidden-name");
+    await grantRight(shared.id, other.id, allRightsBut("download", "write", "edit", "delete", "share"));
+    const readable = await (await dav("dav-browse-only/", { method: "PROPFIND", headers: { depth: "1" }, as: other })).text();
+    expect(readable).toContain("<D:href>/dav/dav-browse-only/hidden-name.txt</D:href>");
+  });
+
   it("refuses Depth: infinity, DTDs, oversized XML bodies and bidi names", async () => {
     const inf = await dav("Private/", { method: "PROPFIND", headers: { depth: "infinity" } });
     expect(inf.status).toBe(403);
