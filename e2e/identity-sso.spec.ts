@@ -4,7 +4,7 @@ import { Secret, TOTP } from "otpauth";
 import { startOidcProvider, type OidcTestProvider } from "../tests/helpers/oidc-provider";
 import { startSimpleSamlPhp, type SimpleSamlPhp } from "../tests/helpers/simplesamlphp";
 import { E2E_PORT } from "./env";
-import { adminApi, createUser, screenshot } from "./helpers";
+import { adminApi, createUser, screenshot, signIn } from "./helpers";
 
 // Single sign-on journeys: a person signs in from the sign-in page through a real OpenID provider
 // (oidc-provider) and a real SAML identity provider (SimpleSAMLphp), lands in the app, and finds
@@ -18,6 +18,8 @@ const SAML_NAME = "Campus SAML";
 const CLOSED_NAME = "Partner ID";
 const oidcPerson = { login: "ada", given_name: "Ada", family_name: "Lovelace", email: "ada@corp.example", email_verified: true, preferred_username: "ada" };
 const stranger = { login: "stranger", given_name: "Nobody", family_name: "Known", email: "stranger@partner.example", email_verified: true };
+// Has a local account with a password and the same address: never taken over, connected from inside.
+const linkPerson = { login: "mary", given_name: "Mary", family_name: "Somerville", email: "mary@corp.example", email_verified: true, preferred_username: "mary" };
 const mfaPerson = { login: "grace", given_name: "Grace", family_name: "Hopper", email: "grace.hopper@corp.example", email_verified: true, preferred_username: "grace" };
 const samlPerson = { username: "alan", password: "Campus-pass-42", attributes: { mail: ["alan@campus.example"], givenName: ["Alan"], sn: ["Turing"] } };
 
@@ -44,6 +46,15 @@ async function accountOf(request: APIRequestContext, login: string) {
   return (body.objects as Array<Record<string, unknown>>).find((u) => u.login === login);
 }
 
+/** The provider's own pages: its sign-in form, then its consent. */
+async function signInAtProvider(page: Page, login: string) {
+  await expect(page).toHaveURL(new RegExp(`^${op.issuer}/interaction/`));
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill("anything");
+  await page.getByRole("button", { name: "Sign-in" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+}
+
 async function signOut(page: Page) {
   await page.getByRole("button", { name: /User menu/ }).click();
   await page.getByRole("menuitem", { name: "Sign out" }).click();
@@ -51,7 +62,7 @@ async function signOut(page: Page) {
 }
 
 test.beforeAll(async ({ request }) => {
-  op = await startOidcProvider({ accounts: [oidcPerson, stranger, mfaPerson] });
+  op = await startOidcProvider({ accounts: [oidcPerson, stranger, mfaPerson, linkPerson] });
   idp = await startSimpleSamlPhp({ users: [samlPerson] });
   const clientSecret = randomBytes(24).toString("hex");
   oidcId = await createProvider(request, { type: "oidc", name: OIDC_NAME, client_id: `coffre-${suffix}`, client_secret: clientSecret, discovery: op.discoveryUrl, matching: 1 });
@@ -79,12 +90,7 @@ test("an OpenID Connect user signs in from the sign-in page and is provisioned",
   await screenshot(page, "sso-sign-in-buttons");
   await button.click();
 
-  // The provider's own pages: its sign-in form, then its consent.
-  await expect(page).toHaveURL(new RegExp(`^${op.issuer}/interaction/`));
-  await page.locator('input[name="login"]').fill(oidcPerson.login);
-  await page.locator('input[name="password"]').fill("anything");
-  await page.getByRole("button", { name: "Sign-in" }).click();
-  await page.getByRole("button", { name: "Continue" }).click();
+  await signInAtProvider(page, oidcPerson.login);
 
   await expect(page).toHaveURL(`${APP}/`);
   await expect(page.getByTestId("user-name")).toHaveText("Ada Lovelace");
@@ -115,10 +121,7 @@ test("a SAML user signs in from the sign-in page and is provisioned", async ({ p
 test("a person the platform does not know is sent back to the sign-in page with the reason", async ({ page }) => {
   await page.goto("/login");
   await page.getByRole("link", { name: `Sign in with ${CLOSED_NAME}` }).click();
-  await page.locator('input[name="login"]').fill(stranger.login);
-  await page.locator('input[name="password"]').fill("anything");
-  await page.getByRole("button", { name: "Sign-in" }).click();
-  await page.getByRole("button", { name: "Continue" }).click();
+  await signInAtProvider(page, stranger.login);
 
   await expect(page).toHaveURL(`${APP}/login?sso_error=sso_no_account`);
   await expect(page.getByRole("main").getByRole("alert")).toHaveText("No account here matches your identity. Contact your administrator.");
@@ -144,10 +147,7 @@ test("an account with an authenticator app signs in through its provider, then g
 
   await page.goto("/login");
   await page.getByRole("link", { name: `Sign in with ${OIDC_NAME}` }).click();
-  await page.locator('input[name="login"]').fill(mfaPerson.login);
-  await page.locator('input[name="password"]').fill("anything");
-  await page.getByRole("button", { name: "Sign-in" }).click();
-  await page.getByRole("button", { name: "Continue" }).click();
+  await signInAtProvider(page, mfaPerson.login);
 
   // Back on the sign-in page, at its second step; the sign-in token left the address bar.
   const step = page.getByTestId("mfa-step");
@@ -157,5 +157,46 @@ test("an account with an authenticator app signs in through its provider, then g
   await step.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL(`${APP}/`);
   await expect(page.getByTestId("user-name")).toHaveText("Grace Hopper");
+  await signOut(page);
+});
+
+test("an account with a password is never taken over by an identity with its address: its owner connects the provider from the account page", async ({ page, browser, request }) => {
+  const local = await createUser(request, { login: `mary_${suffix}`, email: linkPerson.email, firstname: "Mary", lastname: "Somerville" });
+
+  // Through the provider, with a verified address equal to the account's: refused, and told what to do (issue 25).
+  await page.goto("/login");
+  await page.getByRole("link", { name: `Sign in with ${OIDC_NAME}` }).click();
+  await signInAtProvider(page, linkPerson.login);
+  await expect(page).toHaveURL(`${APP}/login?sso_error=sso_account_exists`);
+  await expect(page.getByRole("main").getByRole("alert")).toContainText("Sign in with your password, then connect this provider from your account page");
+  await screenshot(page, "sso-account-exists");
+
+  // The owner signs in with the password (a browser of their own: no session at the provider yet)
+  // and connects the provider, confirming with the password again.
+  const owner = await (await browser.newContext({ baseURL: APP })).newPage();
+  await signIn(owner, local.password, local.login);
+  await expect(owner.getByTestId("user-name")).toHaveText("Mary Somerville");
+  await owner.goto("/account");
+  const card = owner.getByRole("region", { name: "Sign-in providers" });
+  await card.getByRole("button", { name: `Connect ${OIDC_NAME}` }).click();
+  const confirm = owner.getByRole("dialog", { name: `Connect ${OIDC_NAME}` });
+  await confirm.getByLabel("Password", { exact: true }).fill("not-the-password");
+  await confirm.getByRole("button", { name: "Continue" }).click();
+  await expect(confirm.getByText("This password or code is wrong.")).toBeVisible();
+  await confirm.getByLabel("Password", { exact: true }).fill(local.password);
+  await screenshot(owner, "account-connect-provider");
+  await confirm.getByRole("button", { name: "Continue" }).click();
+  await signInAtProvider(owner, linkPerson.login);
+  await expect(owner).toHaveURL(new RegExp(`^${APP}/account\\?sso_connected=`));
+  await expect(card.getByText(`Signing in with ${OIDC_NAME} opens this account.`)).toBeVisible();
+  await screenshot(owner, "account-provider-connected", { show: card });
+  await owner.context().close();
+
+  // From now on the provider opens this account (its session at the provider is still open:
+  // no pages of its own this time); the account's address is the one it had.
+  await page.getByRole("link", { name: `Sign in with ${OIDC_NAME}` }).click();
+  await expect(page).toHaveURL(`${APP}/`);
+  await expect(page.getByTestId("user-name")).toHaveText("Mary Somerville");
+  expect(await accountOf(request, local.login)).toMatchObject({ login: local.login, email: linkPerson.email });
   await signOut(page);
 });

@@ -35,7 +35,7 @@ export function ReauthDialog({
   describe?: (error: unknown) => string | null;
   onConfirm: (reauth: ReauthInput) => Promise<unknown>;
   onClose: () => void;
-  /** What the change does, said before the question. */
+  /** What the change does, said after the question. */
   children?: ReactNode;
 }) {
   const t = useT();
@@ -69,8 +69,8 @@ export function ReauthDialog({
         </>
       }
     >
-      {children}
       <p>{t(method === "password" ? "mfa.confirmIntro" : method === "code" ? "mfa.confirmIntroCode" : "mfa.confirmIntroSignIn")}</p>
+      {children}
       {method === "password" && (
         <TextField label={t("signIn.password")} name="password" type="password" autoComplete="current-password" value={value} onChange={(e) => setValue(e.target.value)} />
       )}
