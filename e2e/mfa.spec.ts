@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type PlaywrightWorkerArgs } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { E2E_PORT } from "./env";
 import { adminApi, createUser, screenshot } from "./helpers";
@@ -30,6 +30,18 @@ async function signOut(page: Page) {
   await expect(page).toHaveURL(`${ORIGIN}/login`);
 }
 
+/** A new user, signed in through the sign-in page, on their account page. */
+async function openAccountOfNewUser(page: Page, playwright: PlaywrightWorkerArgs["playwright"], baseURL: string | undefined, before?: () => Promise<unknown>) {
+  const api = await playwright.request.newContext({ baseURL });
+  const user = await createUser(api);
+  await api.dispose();
+  await before?.();
+  await signInWithPassword(page, user.login, user.password);
+  await expect(page).toHaveURL(`${ORIGIN}/`);
+  await page.goto(`${ORIGIN}/account`);
+  return user;
+}
+
 /** A software security key in this tab (Chromium's virtual authenticator over CDP). */
 async function addVirtualKey(page: Page) {
   const cdp = await page.context().newCDPSession(page);
@@ -41,13 +53,7 @@ async function addVirtualKey(page: Page) {
 }
 
 test("a user sets up an authenticator app in the account page, then signs in with a code", async ({ page, playwright, baseURL }) => {
-  const api = await playwright.request.newContext({ baseURL });
-  const user = await createUser(api);
-  await api.dispose();
-
-  await signInWithPassword(page, user.login, user.password);
-  await expect(page).toHaveURL(`${ORIGIN}/`);
-  await page.goto(`${ORIGIN}/account`);
+  const user = await openAccountOfNewUser(page, playwright, baseURL);
   const section = page.getByRole("region", { name: "Two-step verification" });
   await section.getByRole("button", { name: "Set up an app" }).click();
   // Every change of a second factor asks for the password again (api.md, "Account security").
@@ -90,14 +96,7 @@ test("a user sets up an authenticator app in the account page, then signs in wit
 });
 
 test("a user registers a security key and signs in with it", async ({ page, playwright, baseURL }) => {
-  const api = await playwright.request.newContext({ baseURL });
-  const user = await createUser(api);
-  await api.dispose();
-  await addVirtualKey(page);
-
-  await signInWithPassword(page, user.login, user.password);
-  await expect(page).toHaveURL(`${ORIGIN}/`);
-  await page.goto(`${ORIGIN}/account`);
+  const user = await openAccountOfNewUser(page, playwright, baseURL, () => addVirtualKey(page));
   const section = page.getByRole("region", { name: "Two-step verification" });
   await section.getByRole("button", { name: "Add a security key" }).click();
   await section.getByLabel("Name of the key").fill("Blue key");
@@ -163,13 +162,7 @@ test("an account an administrator requires a second factor of is led to set one 
 });
 
 test("a new email address is confirmed with the password in a dialog", async ({ page, playwright, baseURL }) => {
-  const api = await playwright.request.newContext({ baseURL });
-  const user = await createUser(api);
-  await api.dispose();
-
-  await signInWithPassword(page, user.login, user.password);
-  await expect(page).toHaveURL(`${ORIGIN}/`);
-  await page.goto(`${ORIGIN}/account`);
+  const user = await openAccountOfNewUser(page, playwright, baseURL);
   const profile = page.getByRole("region", { name: "Profile" });
   await profile.getByLabel("Email", { exact: true }).fill("grace.new@example.test");
   await profile.getByRole("button", { name: "Save" }).click();
