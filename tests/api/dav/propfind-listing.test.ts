@@ -148,7 +148,7 @@ describe("PROPFIND Depth 1", () => {
     expect(xml.endsWith("</D:multistatus>")).toBe(true);
     expect(reads).toBeGreaterThan(1);
     // 3.6 s on PostgreSQL and 18 s on PGlite with statements per member; 0.3 s and 0.8 s now.
-    expect(elapsed).toBeLessThan(2500);
+    expect(elapsed).toBeLessThan(6000);
     expect(Math.max(...latencies), latencies.map(Math.round).join(", ")).toBeLessThan(250);
   }, 120_000);
 });

@@ -70,7 +70,7 @@ describe("a pathological PDF never stalls the server", () => {
     const rendition = await healthWhile(page(1));
     expectHealthFast(rendition);
     expect(rendition.elapsed).toBeGreaterThanOrEqual(LIMIT_MS);
-    expect(rendition.elapsed).toBeLessThan(LIMIT_MS + 2000);
+    expect(rendition.elapsed).toBeLessThan(LIMIT_MS + 5000);
     expect(rendition.result.status).toBe(415);
     expect(JSON.parse(rendition.result.bytes.toString())).toMatchObject({ code: "unsupported_media_type", error: expect.stringMatching(/too heavy.*longer than 3 s/) });
     const again = performance.now();
@@ -79,14 +79,14 @@ describe("a pathological PDF never stalls the server", () => {
 
     const thumbnail = await healthWhile(makePreview(db, version.id));
     expectHealthFast(thumbnail);
-    expect(thumbnail.elapsed).toBeLessThan(LIMIT_MS + 2000);
+    expect(thumbnail.elapsed).toBeLessThan(LIMIT_MS + 5000);
     const preview = await previewOf(version.id);
     expect(preview).toMatchObject({ state: "failed", thumbBlobId: null });
     expect(preview.error).toMatch(/too heavy.*longer than 3 s/);
 
     const text = await healthWhile(extractText(db, version.id));
     expectHealthFast(text);
-    expect(text.elapsed).toBeLessThan(LIMIT_MS + 2000);
+    expect(text.elapsed).toBeLessThan(LIMIT_MS + 5000);
     expect(["available", "failed"]).toContain((await textOf(version.id)).state);
 
     // The stopped workers' memory went with them.
@@ -100,12 +100,12 @@ describe("a pathological PDF never stalls the server", () => {
     // pdf.js needs some 15 s to open this file (a flat page tree), then reads a few pages a second.
     const text = await healthWhile(extractText(db, version.id));
     expectHealthFast(text);
-    expect(text.elapsed).toBeLessThan(LIMIT_MS + 2000);
+    expect(text.elapsed).toBeLessThan(LIMIT_MS + 5000);
     expect((await textOf(version.id)).state).toBe("failed");
 
     const thumbnail = await healthWhile(makePreview(db, version.id));
     expectHealthFast(thumbnail);
-    expect(thumbnail.elapsed).toBeLessThan(LIMIT_MS + 2000);
+    expect(thumbnail.elapsed).toBeLessThan(LIMIT_MS + 5000);
     expect(await previewOf(version.id)).toMatchObject({ state: "failed", error: expect.stringMatching(/too heavy/) });
   }, 60_000);
 });

@@ -57,7 +57,8 @@ describe("a drawn signature is bounded in pixels", () => {
     const { result, times, elapsed } = await healthWhile(publicSign(token, { signature: { type: "drawn", image: dataUrl(bomb) } }));
     expectError(result, 400, "invalid_request");
     expect(result.body.details).toEqual([{ path: "signature.image", message: expect.stringContaining("23000 x 23000 pixels") }]);
-    expect(elapsed).toBeLessThan(1000);
+    // Decoding it takes 18 s; the bound leaves a loaded CI machine its noise.
+    expect(elapsed).toBeLessThan(6000);
     expectHealthFast({ times, elapsed });
   });
 
@@ -81,7 +82,7 @@ describe("a drawn signature is bounded in pixels", () => {
     await db.update(signatureActors).set({ signatureImage: dataUrl(blankPng(23_000, 23_000)) }).where(eq(signatureActors.id, actorId));
     const { result, times, elapsed } = await healthWhile(completeSignatureRequest(db, request.id).catch((error: unknown) => error));
     expect(result).toMatchObject({ code: "invalid_request", message: expect.stringContaining("23000 x 23000 pixels") });
-    expect(elapsed).toBeLessThan(2000);
+    expect(elapsed).toBeLessThan(6000);
     expectHealthFast({ times, elapsed });
   });
 });
