@@ -24,6 +24,23 @@ const config = [
   { rules: { "@typescript-eslint/no-explicit-any": "off" } },
   { files: ["app/**", "components/**", "lib/**", "db/**", "pages/**"], rules: { "import/no-restricted-paths": ["error", { zones: LAYERS }] } },
   {
+    // server.ts answers the API on the raw Node request, outside Next's request scope (issue 26):
+    // routes and services read the request they are given, never Next's (pages keep current-user.ts).
+    files: ["app/api/**", "lib/server/**"],
+    ignores: ["app/api/auth/[[]...nextauth]/**", "lib/server/auth/current-user.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "next/headers", message: "The API runs outside Next's request scope: read headers and cookies from the request (route.ts gives it)." },
+            { name: "next/server", importNames: ["after", "connection", "userAgent"], message: "The API runs outside Next's request scope: no after() or connection(); work after the answer goes to a job." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["lib/contracts/**"],
     rules: {
       "no-restricted-imports": ["error", { patterns: [{ regex: "^(?!zod$|\\./|@/lib/contracts/)", message: "lib/contracts imports zod and itself only." }] }],

@@ -1,10 +1,12 @@
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import nextEnv from "@next/env";
 import next from "next";
 import { downloadById, downloadByToken } from "./lib/server/downloads/serve-download";
 import { accelRedirectPrefix } from "./lib/server/downloads/accel-redirect";
+import { API_ROUTES } from "./app/api/route-table";
+import { apiDispatcher } from "./lib/server/http/api-dispatch";
 import { davHandler } from "./lib/server/dav/dav-handler";
 import { writeAnswer } from "./lib/server/http/answer-early";
 import { clientAddress, isTrustedProxy, parseTrustedProxies } from "./lib/server/http/client-address";
@@ -17,8 +19,9 @@ import { depositEndpoint, replaceContentEndpoint, uploadFileEndpoint } from "./l
 // `npm start` runs this server in front of Next (architecture.md, "One Node server in front of
 // Next"). It decides the client's address from the socket (Next keeps any X-Forwarded-For a client
 // sends, so a forged header would pass for the client in throttles, connection options and logs),
-// and it answers the paths where bytes matter on the raw request, without Next's per-request and
-// per-chunk work; every other request goes to Next.
+// it answers the paths where bytes matter on the raw request, without Next's per-request and
+// per-chunk work, and the whole JSON API from the route files of app/api (api-dispatch.ts);
+// pages, static files and next-auth's routes go to Next.
 
 /**
  * The fast paths: each calls the same services and the same authentication as its `app/api` or
@@ -39,8 +42,7 @@ const FAST_PATHS: { methods: string[]; pattern: RegExp; handler: NodeHandler }[]
   { methods: ["*"], pattern: /^\/dav(\/.*)?$/, handler: davHandler },
 ];
 
-function fastPathFor(method: string | undefined, url: string | undefined): { handler: NodeHandler; params: Record<string, string> } | undefined {
-  const pathname = (url ?? "/").split("?", 1)[0];
+function fastPathFor(method: string | undefined, pathname: string): { handler: NodeHandler; params: Record<string, string> } | undefined {
   for (const path of FAST_PATHS) {
     if (!path.methods.includes(method ?? "GET") && !path.methods.includes("*")) continue;
     const match = path.pattern.exec(pathname);
@@ -60,8 +62,14 @@ function safeDecode(value: string): string {
   }
 }
 
-/** What next.config.ts adds to every /api answer that Next serves. */
-const API_HEADERS = { "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY" };
+/** next-auth's own routes need Next's request scope (cookies()): Next answers them. */
+const dispatchApi = apiDispatcher(API_ROUTES, (template) => template === "/api/auth/[...nextauth]");
+
+/** What next.config.ts adds to the /api answers Next serves (security-headers.ts): our own pages frame the previews. */
+function setApiHeaders(res: ServerResponse, pathname: string) {
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  if (!/^\/api\/preview(\/|$)/.test(pathname)) res.setHeader("X-Frame-Options", "DENY");
+}
 
 // The .env file, as `next start` reads it, before this server reads its own variables.
 nextEnv.loadEnvConfig(process.cwd(), false);
@@ -99,13 +107,14 @@ async function main() {
   const handle = app.getRequestHandler();
   const server = createServer((req, res) => {
     normaliseForwarding(req);
-    const fast = fastPathFor(req.method, req.url);
-    if (fast) {
-      for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
-    }
-    const answered = fast ? fast.handler(req, res, fast.params) : handle(req, res);
+    const pathname = (req.url ?? "/").split("?", 1)[0];
+    const fast = fastPathFor(req.method, pathname);
+    const isApi = pathname === "/api" || pathname.startsWith("/api/");
+    if (fast || isApi) setApiHeaders(res, pathname);
+    const api = fast || !isApi ? undefined : dispatchApi(req, res, pathname);
+    const answered = fast ? fast.handler(req, res, fast.params) : (api ?? handle(req, res));
     answered.catch((error: unknown) => {
-      console.error("[coffre] request failed before Next could answer:", error);
+      console.error("[coffre] request failed before an answer:", error);
       if (res.headersSent) {
         res.destroy();
         return;

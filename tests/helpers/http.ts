@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import type { Handler } from "@/lib/server/http/route";
+import { callViaNode, nodeCallable } from "./node-call";
 
 export type CallOptions = {
   method?: string;
@@ -14,7 +15,7 @@ export type CallOptions = {
 
 export type CallResult = { status: number; body: any; text: string; headers: Headers };
 
-/** Calls a route export directly with a real Request, as Next would. */
+/** Calls a route export directly with a real Request, as Next would; with TEST_VIA=node, over HTTP as server.ts serves it (node-call.ts). */
 export async function call(handler: Handler, options: CallOptions = {}): Promise<CallResult> {
   const url = new URL(`http://coffre.test${options.path ?? "/api/test"}`);
   for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
@@ -26,7 +27,9 @@ export async function call(handler: Handler, options: CallOptions = {}): Promise
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
   const req = new Request(url, { method: options.method ?? "GET", headers, body, duplex: "half" } as RequestInit);
-  const res = await handler(req, { params: Promise.resolve(options.params ?? {}) });
+  const res = nodeCallable(handler)
+    ? await callViaNode(handler, req, options.params ?? {}, body instanceof ReadableStream)
+    : await handler(req, { params: Promise.resolve(options.params ?? {}) });
   const text = await res.text();
   let parsed: unknown = undefined;
   try {

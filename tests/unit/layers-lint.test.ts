@@ -50,6 +50,16 @@ describe("layer rules in eslint.config.mjs", () => {
   });
 });
 
+describe("the API outside Next's request scope (issue 26)", () => {
+  it("refuses next/headers and after() in routes and services, not in pages", async () => {
+    expect(await broken("app/api/layers-check/route.ts", "next/headers")).toEqual(["no-restricted-imports"]);
+    expect(await broken("lib/server/files/layers-check.ts", "next/headers")).toEqual(["no-restricted-imports"]);
+    const [after] = await eslint.lintText(`import { after } from "next/server";\n\nexport const used = after;\n`, { filePath: path.join(ROOT, "lib/server/files/layers-check.ts") });
+    expect(after.messages.map((m) => m.ruleId)).toEqual(["no-restricted-imports"]);
+    expect(await broken("app/(app)/layers-check/page.tsx", "next/headers")).toEqual([]);
+  });
+});
+
 describe("scripts/import-graph.mjs", () => {
   it("finds no arrow back in the code", () => {
     const output = execFileSync(process.execPath, [path.join(ROOT, "scripts/import-graph.mjs")], { encoding: "utf8" });

@@ -1,6 +1,7 @@
 import "server-only";
+import type { Readable } from "node:stream";
 import { AppError } from "../errors";
-import { detachedBody } from "./drain-body";
+import type { BodySource } from "./body-source";
 
 /** api.md, Limits: a JSON body over 1 MiB is a 413 before it is read. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -9,19 +10,18 @@ const tooLarge = () => new AppError("payload_too_large", `The request body is la
 
 /**
  * The JSON body of a request: refused by its Content-Length before a byte is read, or while
- * arriving when it comes without one. A refused body is still read to its end in the background
- * and thrown away, never cancelled (drain-body.ts; environment.md, trap 16).
+ * arriving when it comes without one. What a refusal leaves unread is the caller's to release
+ * (body-source.ts: drained, never cancelled; environment.md, trap 16).
  */
-export async function readJson(req: Request): Promise<unknown> {
-  const type = req.headers.get("content-type")?.toLowerCase() ?? "";
+export async function readJson(source: BodySource): Promise<unknown> {
+  const type = source.headers.get("content-type")?.toLowerCase() ?? "";
   const isForm = type.startsWith("application/x-www-form-urlencoded");
   if (type && !isForm && !/^application\/(.+\+)?json\b/.test(type) && !type.startsWith("text/plain")) {
     throw new AppError("unsupported_media_type", "The body must be JSON (Content-Type: application/json)");
   }
-  const declared = Number(req.headers.get("content-length") ?? NaN);
-  // route() drains what a refusal leaves unread.
+  const declared = Number(source.headers.get("content-length") ?? NaN);
   if (declared > JSON_BODY_LIMIT) throw tooLarge();
-  const text = await readTextUpTo(req, JSON_BODY_LIMIT);
+  const text = await readTextUpTo(source.body, JSON_BODY_LIMIT);
   if (text.trim() === "") return {};
   try {
     return JSON.parse(text);
@@ -32,22 +32,13 @@ export async function readJson(req: Request): Promise<unknown> {
   }
 }
 
-async function readTextUpTo(req: Request, limit: number): Promise<string> {
-  const { stream, discard } = detachedBody(req);
-  if (!stream) return "";
-  const reader = stream.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
+async function readTextUpTo(body: Readable, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
   let seen = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return text + decoder.decode();
-      seen += value.byteLength;
-      if (seen > limit) throw tooLarge();
-      text += decoder.decode(value, { stream: true });
-    }
-  } finally {
-    discard();
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    seen += chunk.length;
+    if (seen > limit) throw tooLarge();
+    chunks.push(chunk);
   }
+  return Buffer.concat(chunks, seen).toString("utf8");
 }

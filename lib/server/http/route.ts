@@ -52,6 +52,8 @@ export type RouteContext = { params: Promise<Record<string, string | string[] | 
 export type Handler = ((req: Request, context: RouteContext) => Promise<Response>) & {
   /** What route() was given (auth, zod schemas): read by the OpenAPI document and the route-walking tests. */
   spec?: Spec<unknown, unknown, unknown> & { auth?: Auth };
+  /** The operation itself, which server.ts runs on the raw request (node-route.ts) instead of calling the handler. */
+  endpoint?: Endpoint<Auth, any, any, any, any>;
 };
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -82,37 +84,49 @@ export function route<A extends Auth = "user", P extends Schema | undefined = un
       source.release();
     }
   };
-  return Object.assign(handler, { spec });
+  return Object.assign(handler, { spec, endpoint: { spec, fn } as Endpoint<Auth, any, any, any, any> });
 }
 
-/** The steps every request goes through, whichever server received it. */
+/** The steps every request goes through, whichever server received it, as a web Response. */
 export async function runEndpoint<A extends Auth, P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, K extends LinkKind>(
-  { spec, fn }: Endpoint<A, P, Q, B, K>,
+  operation: Endpoint<A, P, Q, B, K>,
   req: Request,
   rawParams: Record<string, unknown> | undefined,
   source: BodySource,
 ): Promise<Response> {
   try {
-    const db = await getDb();
-    const request = requestInfo(req);
-    const url = new URL(req.url);
-    const actor = await authenticate(db, req, spec.auth ?? "user", { request, url });
-    const ctx: Ctx = { db, actor, request };
-    const rawQuery = Object.fromEntries(url.searchParams);
-    const rawBody = spec.body ? await readJson(req) : undefined;
-    refuseNul(rawParams, "params");
-    refuseNul(rawQuery, "query");
-    refuseNul(rawBody, "body");
-    const params = spec.params ? spec.params.parse(rawParams) : undefined;
-    const query = spec.query ? spec.query.parse(rawQuery) : undefined;
-    const body = spec.body ? spec.body.parse(rawBody) : undefined;
-    // After the input's own checks, so a malformed request is a 400 before the link is looked up, as before.
-    const link = spec.auth === "link" ? await resolveLinkVisitor(db, req, rawParams?.key, spec.link) : undefined;
-    const result = await fn({ ctx: link ? { ...ctx, link } : ctx, params, query, body, req, source } as Input<A, P, Q, B, K>);
-    return toResponse(result);
+    return toResponse(await runOperation(operation, req, rawParams, source));
   } catch (error) {
     return toErrorResponse(error);
   }
+}
+
+/**
+ * Parses and authenticates a request and calls its service: the service's result, or what it
+ * threw (the caller turns it into the contract's error body).
+ */
+export async function runOperation<A extends Auth, P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, K extends LinkKind>(
+  { spec, fn }: Endpoint<A, P, Q, B, K>,
+  req: Request,
+  rawParams: Record<string, unknown> | undefined,
+  source: BodySource,
+): Promise<unknown> {
+  const db = await getDb();
+  const request = requestInfo(req);
+  const url = new URL(req.url);
+  const actor = await authenticate(db, req, spec.auth ?? "user", { request, url });
+  const ctx: Ctx = { db, actor, request };
+  const rawQuery = Object.fromEntries(url.searchParams);
+  const rawBody = spec.body ? await readJson(source) : undefined;
+  refuseNul(rawParams, "params");
+  refuseNul(rawQuery, "query");
+  refuseNul(rawBody, "body");
+  const params = spec.params ? spec.params.parse(rawParams) : undefined;
+  const query = spec.query ? spec.query.parse(rawQuery) : undefined;
+  const body = spec.body ? spec.body.parse(rawBody) : undefined;
+  // After the input's own checks, so a malformed request is a 400 before the link is looked up, as before.
+  const link = spec.auth === "link" ? await resolveLinkVisitor(db, req, rawParams?.key, spec.link) : undefined;
+  return await fn({ ctx: link ? { ...ctx, link } : ctx, params, query, body, req, source } as Input<A, P, Q, B, K>);
 }
 
 export function toResponse(result: unknown): Response {
