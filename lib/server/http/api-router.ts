@@ -39,7 +39,7 @@ function byPrecedence(a: CompiledRoute, b: CompiledRoute): number {
 }
 
 /** Path parameters arrive percent-encoded, as Next decodes them; a malformed one stays raw (zod refuses it). */
-function decodeSegment(value: string): string {
+export function decodeSegment(value: string): string {
   try {
     return decodeURIComponent(value);
   } catch {
@@ -58,7 +58,8 @@ function matchSegments(segments: Segment[], parts: string[]): Record<string, str
       return params;
     }
     const part = parts[i];
-    if (part === undefined) return undefined;
+    // An empty segment (`//`) names nothing: never a parameter's value.
+    if (!part) return undefined;
     if (segment.kind === "static") {
       if (segment.value !== part) return undefined;
     } else {

@@ -122,3 +122,12 @@ export function staticSecurityHeaderRules(): HeaderRule[] {
     { source: "/api/:path((?!preview(?:/|$)).*)", headers: [{ key: "X-Frame-Options", value: "DENY" }] },
   ];
 }
+
+/**
+ * The static /api rules above, for the answers server.ts gives on the raw request (issue 26),
+ * which never pass through next.config.ts.
+ */
+export function apiSecurityHeaders(pathname: string): Record<string, string> {
+  const framed = pathname === "/api/preview" || pathname.startsWith("/api/preview/");
+  return framed ? { "X-Content-Type-Options": "nosniff" } : { "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY" };
+}
