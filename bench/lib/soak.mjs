@@ -44,10 +44,11 @@ export function soakConfig() {
     users: Math.max(1, Number(process.env.BENCH_SOAK_USERS ?? 5)),
     // 0 leaves the second part (two processes, one killed) out.
     failoverSeconds: Number(process.env.BENCH_SOAK_FAILOVER_SECONDS ?? seconds),
-    // Memory and database connections every minute; a run shorter than 10 minutes gets 10 samples.
-    sampleMs: 1000 * Math.min(60, Math.max(5, seconds / 10)),
   };
 }
+
+/** Memory and database connections every minute; a run shorter than 10 minutes gets 10 samples. */
+const sampleEveryMs = (seconds) => 1000 * Math.min(60, Math.max(5, seconds / 10));
 
 /**
  * Both parts, on the running server `app` (at `base`). `appEnv` starts the second process of the
@@ -63,7 +64,7 @@ export async function runSoak({ tmp, base, app, appEnv, databaseUrl, admin, user
   const pg = databaseUrl ? (await import("postgres")).default(databaseUrl, { max: 1, onnotice: () => {} }) : null;
   try {
     log(`soak: ${config.clients} clients for ${config.seconds} s against one server process`);
-    const single = await runMix(world, { part: "single", target: base, seconds: config.seconds, sampleMs: config.sampleMs, pids: () => [app.pid], pg });
+    const single = await runMix(world, { part: "single", target: base, seconds: config.seconds, pids: () => [app.pid], pg });
     soak.single = summarize(single);
     reportSingle(report, soak.single, config);
 
@@ -71,7 +72,7 @@ export async function runSoak({ tmp, base, app, appEnv, databaseUrl, admin, user
       report.note("soak failover part: two server processes on one database need PostgreSQL (DATABASE_URL); PGlite allows one process per data folder.");
     } else if (config.failoverSeconds > 0) {
       soak.failover = await runFailover(world, { tmp, base, app, appEnv, pg, config });
-      reportFailover(report, soak.failover, config);
+      reportFailover(report, soak.failover);
     }
 
     log(`soak: checking the ${world.acknowledged.length} acknowledged uploads (bytes and MD5, through the API)`);
@@ -195,10 +196,11 @@ async function findDavPaths(base, token) {
 /**
  * Every client draws an action, runs it, and draws the next, until `seconds` are over (the last
  * actions finish). `during` runs beside the clients (the failover part's kill). The resident memory
- * of the server processes (`pids()`) and the database's connections are sampled every `sampleMs`.
+ * of the server processes (`pids()`) and the database's connections are sampled along.
  */
-async function runMix(world, { part, target, seconds, sampleMs, pids, pg, during }) {
-  const run = { part, target, ops: new Map(), errors: [], answered: 0, samples: [], startedAt: performance.now() };
+async function runMix(world, { part, target, seconds, pids, pg, during }) {
+  const sampleMs = sampleEveryMs(seconds);
+  const run = { part, target, ops: new Map(), errors: [], answered: 0, samples: [], sampleMs, startedAt: performance.now() };
   for (const client of world.clients) {
     client.agent?.destroy();
     client.agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -229,10 +231,10 @@ async function runMix(world, { part, target, seconds, sampleMs, pids, pg, during
 }
 
 function draw() {
-  let pick = Math.random() * TOTAL_WEIGHT;
+  let left = Math.random() * TOTAL_WEIGHT;
   for (const action of MIX) {
-    pick -= action.weight;
-    if (pick < 0) return action;
+    left -= action.weight;
+    if (left < 0) return action;
   }
   return MIX[0];
 }
@@ -433,7 +435,7 @@ async function runFailover(world, { tmp, base, app, appEnv, pg, config }) {
       failover.backInRotationMs = round(performance.now() - killedAt, 0);
       log(`soak failover: restarted, answering ${failover.restartMs} ms after the kill`);
     };
-    const run = await runMix(world, { part: "failover", target: proxy.base, seconds: config.failoverSeconds, sampleMs: config.sampleMs, pids: () => [app.pid, second?.pid], pg, during });
+    const run = await runMix(world, { part: "failover", target: proxy.base, seconds: config.failoverSeconds, pids: () => [app.pid, second?.pid], pg, during });
     Object.assign(failover, summarize(run));
     failover.proxy = proxy.stats();
     failover.sorted = sortFailoverErrors(run.errors, failover);
@@ -532,6 +534,7 @@ function summarize(run) {
     fourxx,
     errorCount: run.errors.length,
     requestsPerSecond: round((ok + fourxx) / run.seconds, 1),
+    sampleEverySeconds: run.sampleMs / 1000,
     benchProcessCpuPct: round(run.benchCpuPct, 0),
     ops,
     errors: run.errors.slice(0, 200),
@@ -585,13 +588,13 @@ function reportSingle(report, r, config) {
   }
   report.check(`${label}: errors other than 4xx`, r.errorCount === 0, r.errorCount === 0 ? `0 of ${r.requests}` : `${r.errorCount} of ${r.requests}: ${describeErrors(r.ops)}`);
   report.text(`${label}: 4xx answers`, r.fourxx === 0 ? "none" : `${r.fourxx}: ${describe4xx(r.ops)}`);
-  report.text(`${label}: server RSS every ${config.sampleMs / 1000} s`, `${r.samples.map((s) => s.rssMb[0]).join(", ")} MB`);
+  report.text(`${label}: server RSS every ${r.sampleEverySeconds} s`, `${r.samples.map((s) => s.rssMb[0]).join(", ")} MB`);
   if (r.memory) report.below(`${label}: server RSS growth after a ${r.memory.warmupS} s warm-up (highest sample vs the first after it)`, "%", r.memory.maxGrowthPct, null, "", 10, "< 10%");
   const connections = r.samples.map((s) => s.connections).filter((v) => v !== null);
-  if (connections.length) report.text(`${label}: database connections every ${config.sampleMs / 1000} s`, connections.join(", "));
+  if (connections.length) report.text(`${label}: database connections every ${r.sampleEverySeconds} s`, connections.join(", "));
 }
 
-function reportFailover(report, f, config) {
+function reportFailover(report, f) {
   const label = `soak failover, 2 processes, ${f.seconds} s`;
   report.below(`${label}: requests/s overall`, "req/s", f.requestsPerSecond, null, "", undefined);
   report.text(`${label}: CPU of the bench process (the clients and the proxy)`, `${f.benchProcessCpuPct}% of one core`);
@@ -604,7 +607,7 @@ function reportFailover(report, f, config) {
   );
   report.text(`${label}: 4xx answers`, f.fourxx === 0 ? "none" : `${f.fourxx}: ${describe4xx(f.ops)}`);
   report.text(`${label}: killed process answering again after`, `${f.restartMs ?? "n/a"} ms (cold start ${f.restartColdStartMs ?? "n/a"} ms), back in the proxy's rotation after ${f.backInRotationMs ?? "n/a"} ms`);
-  report.text(`${label}: RSS every ${config.sampleMs / 1000} s (process 1 / process 2)`, f.samples.map((x) => x.rssMb.map((v) => v ?? "-").join("/")).join(", ") + " MB");
+  report.text(`${label}: RSS every ${f.sampleEverySeconds} s (process 1 / process 2)`, f.samples.map((x) => x.rssMb.map((v) => v ?? "-").join("/")).join(", ") + " MB");
   const connections = f.samples.map((x) => x.connections).filter((v) => v !== null);
-  if (connections.length) report.text(`${label}: database connections every ${config.sampleMs / 1000} s`, connections.join(", "));
+  if (connections.length) report.text(`${label}: database connections every ${f.sampleEverySeconds} s`, connections.join(", "));
 }
