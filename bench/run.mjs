@@ -18,6 +18,7 @@ import { runScale } from "./lib/scale.mjs";
 import { inRounds } from "./lib/rounds.mjs";
 import { killAllChildrenSync, startApp, startProcess, stopProcess, tail } from "./lib/servers.mjs";
 import { benchDav, benchS3 } from "./lib/s3-dav.mjs";
+import { runSoak } from "./lib/soak.mjs";
 import { downloadConcurrent, downloadRanges, downloadWhole, manySmall, putFile, newSmallAgent, uploadChunked, uploadMultipart, uploadTus } from "./lib/transfers.mjs";
 import { attempt, freePort, log, md5File, MiB, round } from "./lib/util.mjs";
 
@@ -25,10 +26,10 @@ const root = path.resolve(import.meta.dirname, "..");
 const quick = process.env.BENCH_QUICK === "1";
 // Keeps the database and the temporary folder for inspection (servers are stopped all the same).
 const keep = process.env.BENCH_KEEP === "1";
-// Sections: downloads, uploads, metadata, small (the default set), s3 and dav (issue 18; asked by name).
+// Sections: downloads, uploads, metadata, small (the default set), s3 and dav (issue 18), soak (issue 26; asked by name).
 const only = new Set((process.env.BENCH_ONLY ?? "downloads,uploads,metadata,small,s3,dav").split(",").map((s) => s.trim()));
 // Only the S3 and WebDAV rows: they read no seeded tree, so the seed is the small one.
-const smallSeed = quick || !["downloads", "uploads", "metadata", "small"].some((s) => only.has(s));
+const smallSeed = quick || !["downloads", "uploads", "metadata", "small", "soak"].some((s) => only.has(s));
 const config = {
   quick,
   sizeMb: Number(process.env.BENCH_SIZE_MB ?? (quick ? 64 : 1024)),
@@ -524,6 +525,13 @@ async function main() {
   // ---- STORAGE=s3 and WebDAV (issue 18) ----
   if (only.has("dav")) await benchDav({ base, refBase, token, source, size, rounds: config.rounds, report, figures });
   if (only.has("s3")) await benchS3({ root, tmp, source, size, databaseUrl, admin, user, rounds: config.rounds, report, figures });
+
+  // ---- soak: many clients, a realistic mix, then two processes with one killed (issue 26) ----
+  if (only.has("soak")) {
+    const seed = { ...seeded, bigFolderFiles: config.bigFiles, filesPerFolder: config.filesPerFolder, tinySize: tiny.size };
+    const soak = await attempt("soak", () => runSoak({ tmp, base, app, appEnv, databaseUrl, admin, user, seeded: seed, size, report, figures }));
+    if (soak?.error) report.note(`soak failed: ${soak.error}`);
+  }
 
   figures.appRssEnd = appRss.now();
   figures.appLogTail = tail(appLog, 40);

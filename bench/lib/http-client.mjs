@@ -1,25 +1,27 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
 import http from "node:http";
 import { Readable } from "node:stream";
 
 /**
  * One request; the body (string, Buffer, or a function returning a Readable) is streamed.
- * Resolves {status, headers, bytes, text?, ms}. With `discard`, the answer is only counted
- * (downloads), otherwise collected as text (capped at 1 MiB).
+ * Resolves {status, headers, bytes, text?, md5?, ms}. With `discard`, the answer is only counted
+ * (downloads), otherwise collected as text (capped at 1 MiB); with `md5`, its MD5 is computed too.
  */
 // Without an agent, each request has its own connection: a pooled idle socket the server closes
 // at the moment it is reused fails with "socket hang up" (keep-alive race). Load tests pass their
 // own busy keep-alive agent.
-export function request(url, { method = "GET", headers = {}, body, discard = false, agent = false } = {}) {
+export function request(url, { method = "GET", headers = {}, body, discard = false, agent = false, md5 = false } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = http.request(url, { method, headers, agent }, (res) => {
       let bytes = 0;
       const parts = [];
       let kept = 0;
+      const hash = md5 ? createHash("md5") : null;
       res.on("data", (chunk) => {
         bytes += chunk.length;
+        hash?.update(chunk);
         if (!discard && kept < 1 << 20) {
           parts.push(chunk);
           kept += chunk.length;
@@ -31,10 +33,15 @@ export function request(url, { method = "GET", headers = {}, body, discard = fal
           headers: res.headers,
           bytes,
           text: discard ? undefined : Buffer.concat(parts).toString("utf8"),
+          md5: hash?.digest("hex"),
           ms: performance.now() - started,
         }),
       );
       res.on("error", reject);
+      // A connection cut mid-answer (a killed server behind a proxy) must not pass for an answer.
+      res.on("close", () => {
+        if (!res.complete) reject(Object.assign(new Error("answer cut before its end"), { code: "ECONNRESET" }));
+      });
     });
     req.on("error", reject);
     if (body === undefined) req.end();

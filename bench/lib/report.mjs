@@ -55,6 +55,11 @@ export class Report {
     this.rows.push({ scenario, unit: "", coffre: detail ?? (ok === null ? "n/a" : ok ? "yes" : "no"), reference: null, refName: "", ratio: null, target: "yes", pass: ok === null ? "n/a" : ok });
   }
 
+  /** A figure told in words, without a target (p50 / p99 of an operation, samples over time). */
+  text(scenario, detail) {
+    this.rows.push({ scenario, unit: "", coffre: detail, reference: null, refName: "", ratio: null, target: "—", pass: null });
+  }
+
   noteMissing(scenario, coffre, reference) {
     for (const [value, who] of [[coffre, "Coffre"], [reference, "reference"]]) {
       const reason = value && typeof value === "object" ? (value.error ?? value.na) : undefined;
