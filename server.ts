@@ -68,7 +68,12 @@ async function main() {
   // balancers keep theirs 60 s): with Node's 5 s, a request sent as the server closed the socket
   // reached a dead connection (ECONNRESET on the client, seen in the OAuth2 journey).
   server.keepAliveTimeout = 65_000;
+  // A client has this long to send a request's headers (slowloris).
   server.headersTimeout = 66_000;
+  // No bound on a whole request: an upload of gigabytes over a slow link outlasts any (Node's 300 s
+  // default cut them with a 408). A sender, or a reader, that stops for 5 minutes loses its socket.
+  server.requestTimeout = 0;
+  server.timeout = 300_000;
   server.listen(port, host, () => console.log(`[coffre] listening on http://${host ?? "localhost"}:${port}`));
 
   // Stop accepting, let requests under way finish (30 s at most), then leave.
