@@ -2,6 +2,6 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   if (process.env.NEXT_PHASE === "phase-production-build") return;
-  const { startServer } = await import("./lib/server/boot/start");
-  await startServer();
+  const { bootOnce } = await import("./lib/server/boot/start");
+  await bootOnce();
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import nextEnv from "@next/env";
 import next from "next";
+import { bootOnce } from "./lib/server/boot/start";
 import { accelRedirectPrefix } from "./lib/server/downloads/accel-redirect";
 import { API_ROUTES } from "./app/api/route-table";
 import { writeAnswer } from "./lib/server/http/answer-early";
@@ -50,6 +51,8 @@ function normaliseForwarding(req: IncomingMessage) {
 
 async function main() {
   await app.prepare();
+  // The API is answered here, not by Next, which waited for its instrumentation: wait for the boot.
+  await bootOnce();
   const handle = app.getRequestHandler();
   const server = createServer((req, res) => {
     normaliseForwarding(req);

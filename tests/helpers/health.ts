@@ -42,7 +42,8 @@ export async function healthWhile<T>(work: Promise<T>): Promise<{ result: T; tim
 export function expectHealthFast({ times, elapsed }: { times: number[]; elapsed: number }) {
   const shown = `health answered in ${times.map((t) => Math.round(t)).join(", ")} ms, during ${Math.round(elapsed)} ms of work`;
   const sorted = [...times].sort((a, b) => a - b);
-  expect(sorted[Math.floor(sorted.length / 2)], shown).toBeLessThan(100);
+  // A median of one or two answers is one late answer: noise, not a blocked loop.
+  if (sorted.length >= 5) expect(sorted[Math.floor(sorted.length / 2)], shown).toBeLessThan(100);
   const late = times.filter((t) => t >= 100).reduce((sum, t) => sum + t, 0);
   expect(late, shown).toBeLessThan(Math.max(1000, elapsed / 5));
 }

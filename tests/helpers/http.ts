@@ -27,7 +27,7 @@ export async function call(handler: Handler, options: CallOptions = {}): Promise
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
   const req = new Request(url, { method: options.method ?? "GET", headers, body, duplex: "half" } as RequestInit);
-  const res = nodeCallable(handler)
+  const res = nodeCallable(handler, body, headers)
     ? await callViaNode(handler, req, options.params ?? {}, body instanceof ReadableStream)
     : await handler(req, { params: Promise.resolve(options.params ?? {}) });
   const text = await res.text();
