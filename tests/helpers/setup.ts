@@ -11,6 +11,8 @@ if (url) {
 } else {
   delete process.env.DATABASE_URL;
   process.env.PGLITE_MEMORY = "1";
+  // This file's database starts from the run's migrated image (global-setup.ts).
+  process.env.PGLITE_TEMPLATE = inject("pgliteTemplate");
 }
 process.env.DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), "coffre-test-"));
 process.env.AUTH_SECRET ??= "test-secret-test-secret-test-secret";
