@@ -3,16 +3,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import nextEnv from "@next/env";
 import next from "next";
-import { downloadById, downloadByToken } from "./lib/server/downloads/serve-download";
-import { accelRedirectPrefix } from "./lib/server/downloads/accel-redirect";
-import { davHandler } from "./lib/server/dav/dav-handler";
+import { loadOnce } from "./lib/server/boot/load-once";
+import { accelRedirectPrefix } from "./lib/server/downloads/accel-redirect-prefix";
 import { writeAnswer } from "./lib/server/http/answer-early";
 import { clientAddress, isTrustedProxy, parseTrustedProxies } from "./lib/server/http/client-address";
-import { nodeRoute, type NodeHandler } from "./lib/server/http/node-route";
-import { OAUTH2_ENDPOINTS } from "./lib/server/oauth2/authorization-server";
-import { serveShareZip } from "./lib/server/shares/serve-zip";
-import { tusNodeHandler } from "./lib/server/uploads/tus-server";
-import { depositEndpoint, replaceContentEndpoint, uploadFileEndpoint } from "./lib/server/uploads/upload-endpoints";
+import { lazyHandler } from "./lib/server/http/lazy-handler";
+import type { NodeHandler } from "./lib/server/http/node-route";
+import { OAUTH2_ENDPOINTS } from "./lib/server/oauth2/oauth2-endpoints";
 
 // `npm start` runs this server in front of Next (architecture.md, "One Node server in front of
 // Next"). It decides the client's address from the socket (Next keeps any X-Forwarded-For a client
@@ -20,23 +17,30 @@ import { depositEndpoint, replaceContentEndpoint, uploadFileEndpoint } from "./l
 // and it answers the paths where bytes matter on the raw request, without Next's per-request and
 // per-chunk work; every other request goes to Next.
 
+// The fast paths' modules load with the first request each serves, not at start (issue 26, cold start).
+const downloads = () => import("./lib/server/downloads/serve-download");
+const uploads = loadOnce(async () => {
+  const [{ nodeRoute }, endpoints] = await Promise.all([import("./lib/server/http/node-route"), import("./lib/server/uploads/upload-endpoints")]);
+  return { uploadFile: nodeRoute(endpoints.uploadFileEndpoint), replaceContent: nodeRoute(endpoints.replaceContentEndpoint), deposit: nodeRoute(endpoints.depositEndpoint) };
+});
+
 /**
  * The fast paths: each calls the same services and the same authentication as its `app/api` or
  * `pages/api` route, which stays as the contract's table of contents (and serves `next dev`).
  * Named groups of a pattern are the path's parameters; other methods go to Next (405 there).
  */
 const FAST_PATHS: { methods: string[]; pattern: RegExp; handler: NodeHandler }[] = [
-  { methods: ["GET", "HEAD"], pattern: /^\/api\/file\/[^/]+\/download\/?$/, handler: downloadById },
-  { methods: ["GET", "HEAD"], pattern: /^\/api\/file\/download\/?$/, handler: downloadByToken },
-  { methods: ["GET", "HEAD"], pattern: /^\/api\/zip\/share\/[^/]+\/?$/, handler: serveShareZip },
-  { methods: ["POST"], pattern: /^\/api\/file\/upload\/?$/, handler: nodeRoute(uploadFileEndpoint) },
-  { methods: ["PUT", "PATCH"], pattern: /^\/api\/file\/(?<fileId>[^/]+)\/upload\/?$/, handler: nodeRoute(replaceContentEndpoint) },
-  { methods: ["POST"], pattern: /^\/api\/ulink\/key\/(?<key>[^/]+)\/upload\/?$/, handler: nodeRoute(depositEndpoint) },
-  { methods: ["POST", "HEAD", "PATCH", "DELETE", "OPTIONS"], pattern: /^\/api\/tus(\/[^/]*)?\/?$/, handler: tusNodeHandler },
+  { methods: ["GET", "HEAD"], pattern: /^\/api\/file\/[^/]+\/download\/?$/, handler: lazyHandler(async () => (await downloads()).downloadById) },
+  { methods: ["GET", "HEAD"], pattern: /^\/api\/file\/download\/?$/, handler: lazyHandler(async () => (await downloads()).downloadByToken) },
+  { methods: ["GET", "HEAD"], pattern: /^\/api\/zip\/share\/[^/]+\/?$/, handler: lazyHandler(async () => (await import("./lib/server/shares/serve-zip")).serveShareZip) },
+  { methods: ["POST"], pattern: /^\/api\/file\/upload\/?$/, handler: lazyHandler(async () => (await uploads()).uploadFile) },
+  { methods: ["PUT", "PATCH"], pattern: /^\/api\/file\/(?<fileId>[^/]+)\/upload\/?$/, handler: lazyHandler(async () => (await uploads()).replaceContent) },
+  { methods: ["POST"], pattern: /^\/api\/ulink\/key\/(?<key>[^/]+)\/upload\/?$/, handler: lazyHandler(async () => (await uploads()).deposit) },
+  { methods: ["POST", "HEAD", "PATCH", "DELETE", "OPTIONS"], pattern: /^\/api\/tus(\/[^/]*)?\/?$/, handler: lazyHandler(async () => (await import("./lib/server/uploads/tus-server")).tusNodeHandler) },
   // The OAuth2 authorization server (api.md, "OAuth2"); GET /oauth2/authorize is Next's consent page.
   ...OAUTH2_ENDPOINTS,
   // WebDAV (api.md, "WebDAV and object storage"): every method, lib/server/dav dispatches.
-  { methods: ["*"], pattern: /^\/dav(\/.*)?$/, handler: davHandler },
+  { methods: ["*"], pattern: /^\/dav(\/.*)?$/, handler: lazyHandler(async () => (await import("./lib/server/dav/dav-handler")).davHandler) },
 ];
 
 function fastPathFor(method: string | undefined, url: string | undefined): { handler: NodeHandler; params: Record<string, string> } | undefined {
