@@ -17,6 +17,12 @@ const nextConfig: NextConfig = {
     // Loaded at run time by lib/server/workers/bundled-worker.ts (tests, next dev) to bundle a worker: never bundled itself.
     "esbuild",
   ],
+  experimental: {
+    // Next loads every page and route module at start by default, on the event loop that must
+    // answer the first request: ~2 s of loading the first request waited behind (issue 26). Each
+    // module now loads with the first request that needs it.
+    preloadEntriesOnStart: false,
+  },
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: false },
   // Static headers (nosniff, no framing of the API); the pages' per-request CSP is set by proxy.ts.

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import nextEnv from "@next/env";
 import next from "next";
 import { bootOnce } from "./lib/server/boot/start";
-import { accelRedirectPrefix } from "./lib/server/downloads/accel-redirect";
+import { accelRedirectPrefix } from "./lib/server/downloads/accel-redirect-prefix";
 import { API_ROUTES } from "./app/api/route-table";
 import { writeAnswer } from "./lib/server/http/answer-early";
 import { nodePaths } from "./lib/server/http/node-paths";

@@ -6,17 +6,8 @@ import http from "node:http";
 import https from "node:https";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import {
-  AbortMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListMultipartUploadsCommand,
-  ListObjectsV2Command,
-  S3Client,
-} from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
+import type { S3Client } from "@aws-sdk/client-s3";
+import type { Upload } from "@aws-sdk/lib-storage";
 import { HEAD_BYTES, type BlobStore, type ByteRange, type StoredBlob } from "./blob-store";
 import { createMd5 } from "./md5";
 import { StorageError } from "./storage-error";
@@ -56,6 +47,17 @@ const QUEUE = 2;
 const partBytesFor = (expectedBytes?: number) => Math.max(PART_BYTES, Math.ceil((expectedBytes ?? 0) / 9000 / (1 << 20)) * (1 << 20));
 const ID = /^[0-9a-f-]{36}$/;
 
+type Sdk = typeof import("@aws-sdk/client-s3") & Pick<typeof import("@aws-sdk/lib-storage"), "Upload">;
+type Connection = { sdk: Sdk; client: S3Client };
+
+let sdk: Promise<Sdk> | undefined;
+
+/** The SDK takes ~170 ms of CPU to load: only a server that stores in S3 pays it, at its first use of the bucket. */
+async function loadSdk(): Promise<Sdk> {
+  sdk ??= Promise.all([import("@aws-sdk/client-s3"), import("@aws-sdk/lib-storage")]).then(([client, storage]) => ({ ...client, Upload: storage.Upload }));
+  return sdk;
+}
+
 /**
  * Blobs in an S3-compatible bucket. Writes stream through a multipart upload (lib-storage), MD5,
  * size and the first bytes computed on the way; an object appears only when its upload completes,
@@ -65,19 +67,37 @@ const ID = /^[0-9a-f-]{36}$/;
  */
 export class S3BlobStore implements BlobStore {
   readonly tempDir: string;
-  private readonly client: S3Client;
+  private readonly settings: S3Settings;
+  private connection: Promise<Connection> | undefined;
   private readonly bucket: string;
   private readonly prefix: string;
 
   /** `prefix`: the "folder" of the bucket this store's objects are named in (`blobs/`, `archive/`). */
   constructor(settings: S3Settings, tempDir: string, prefix = PREFIX) {
     this.tempDir = tempDir;
+    this.settings = settings;
     this.bucket = settings.bucket;
     this.prefix = prefix;
+  }
+
+  /** The SDK and one client for this store, made at the first call that talks to the bucket. */
+  private connect(): Promise<Connection> {
+    this.connection ??= loadSdk()
+      .then((sdk) => ({ sdk, client: this.newClient(sdk) }))
+      .catch((error: unknown) => {
+        // Not kept: the next call tries again, as each construction of the store did.
+        this.connection = undefined;
+        throw error;
+      });
+    return this.connection;
+  }
+
+  private newClient(sdk: Sdk): S3Client {
+    const settings = this.settings;
     // The SDK is pinned to its last line for Node 20 (environment.md): its notice of that, printed
     // at each start, tells the operator nothing to do.
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-    this.client = new S3Client({
+    return new sdk.S3Client({
       endpoint: settings.endpoint,
       region: settings.region,
       forcePathStyle: settings.forcePathStyle,
@@ -109,6 +129,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(source: Readable | AsyncIterable<Uint8Array>, options: { maxBytes?: number; signal?: AbortSignal; expectedBytes?: number } = {}): Promise<StoredBlob> {
+    const s3 = await this.connect();
     const id = randomUUID();
     const md5 = createMd5(options.expectedBytes);
     let size = 0;
@@ -131,7 +152,7 @@ export class S3BlobStore implements BlobStore {
         else done(null, chunk);
       },
     });
-    const upload = this.upload(id, meter, undefined, options.expectedBytes);
+    const upload = this.upload(s3, id, meter, undefined, options.expectedBytes);
     const feeding = pipeline(source, meter, { signal: options.signal }).catch((error: unknown) => {
       failure ??= error;
       void upload.abort();
@@ -159,10 +180,11 @@ export class S3BlobStore implements BlobStore {
     let blob: StoredBlob;
     if (known.md5 && known.size !== undefined) {
       if (known.size !== size) throw new Error(`Work file ${file} holds ${size} bytes, ${known.size} expected`);
+      const s3 = await this.connect();
       const id = randomUUID();
       const body = createReadStream(file, { highWaterMark: 1 << 20 });
       try {
-        await this.upload(id, body, size).done();
+        await this.upload(s3, id, body, size).done();
       } catch (error) {
         body.destroy();
         await this.delete(id).catch(() => {});
@@ -176,9 +198,9 @@ export class S3BlobStore implements BlobStore {
     return blob;
   }
 
-  private upload(id: string, body: Readable, contentLength?: number, expectedBytes = contentLength): Upload {
-    return new Upload({
-      client: this.client,
+  private upload({ sdk, client }: Connection, id: string, body: Readable, contentLength?: number, expectedBytes = contentLength): Upload {
+    return new sdk.Upload({
+      client,
       params: { Bucket: this.bucket, Key: this.key(id), Body: body, ContentType: "application/octet-stream", ContentLength: contentLength },
       partSize: partBytesFor(expectedBytes),
       queueSize: QUEUE,
@@ -186,9 +208,10 @@ export class S3BlobStore implements BlobStore {
   }
 
   async read(id: string, range?: ByteRange): Promise<Readable> {
+    const { sdk, client } = await this.connect();
     try {
-      const answer = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: this.key(id), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+      const answer = await client.send(
+        new sdk.GetObjectCommand({ Bucket: this.bucket, Key: this.key(id), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
       );
       return answer.Body as Readable;
     } catch (error) {
@@ -202,8 +225,9 @@ export class S3BlobStore implements BlobStore {
   }
 
   async stat(id: string): Promise<{ size: number; modifiedAt: Date } | null> {
+    const { sdk, client } = await this.connect();
     try {
-      const answer = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(id) }));
+      const answer = await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: this.key(id) }));
       return { size: answer.ContentLength ?? 0, modifiedAt: answer.LastModified ?? new Date(0) };
     } catch (error) {
       if (isMissing(error) || error instanceof StorageError) return null;
@@ -212,17 +236,19 @@ export class S3BlobStore implements BlobStore {
   }
 
   async delete(id: string): Promise<void> {
+    const { sdk, client } = await this.connect();
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(id) }));
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(id) }));
     } catch (error) {
       if (!isMissing(error)) throw error;
     }
   }
 
   async *list(): AsyncIterable<string> {
+    const { sdk, client } = await this.connect();
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token }));
+      const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token }));
       for (const object of page.Contents ?? []) {
         const id = object.Key?.slice(this.prefix.length);
         if (id && ID.test(id)) yield id;
@@ -236,7 +262,8 @@ export class S3BlobStore implements BlobStore {
   }
 
   async ping(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    const { sdk, client } = await this.connect();
+    await client.send(new sdk.HeadBucketCommand({ Bucket: this.bucket }));
   }
 
   /**
@@ -245,14 +272,15 @@ export class S3BlobStore implements BlobStore {
    * ListMultipartUploads (s3rver) answer an error: then nothing is collected and 0 returned.
    */
   async abortAbandonedWrites(before: Date): Promise<number> {
+    const { sdk, client } = await this.connect();
     let aborted = 0;
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     for (;;) {
       let page;
       try {
-        page = await this.client.send(
-          new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: this.prefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+        page = await client.send(
+          new sdk.ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: this.prefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
         );
       } catch (error) {
         if (aborted === 0 && isUnsupported(error)) return 0;
@@ -260,7 +288,7 @@ export class S3BlobStore implements BlobStore {
       }
       for (const upload of page.Uploads ?? []) {
         if (!upload.Key || !upload.UploadId || !upload.Initiated || upload.Initiated >= before) continue;
-        await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId })).catch((error: unknown) => {
+        await client.send(new sdk.AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId })).catch((error: unknown) => {
           if (!isMissing(error)) throw error;
         });
         aborted++;

@@ -1,6 +1,9 @@
 import "server-only";
-import { decode } from "next-auth/jwt";
+import { loadOnce } from "../boot/load-once";
 import { getAuthSecret } from "./secret";
+
+// next-auth's JWT code (jose) loads with the first browser session, not with every start.
+const loadJwt = loadOnce(() => import("next-auth/jwt"));
 
 const COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
 
@@ -14,6 +17,7 @@ export async function readWebSessionToken(req: Request): Promise<string | null> 
   const jar = parseCookies(header);
   const raw = COOKIES.map((name) => jar.get(name) ?? joinChunks(jar, name)).find(Boolean);
   if (!raw) return null;
+  const { decode } = await loadJwt();
   try {
     const payload = await decode({ token: raw, secret: await getAuthSecret() });
     return typeof payload?.sessionToken === "string" ? payload.sessionToken : null;

@@ -1,7 +1,11 @@
 import "server-only";
 import type { IncomingMessage } from "node:http";
-import { DOMParser, type Document, type Element } from "@xmldom/xmldom";
+import type { Document, Element } from "@xmldom/xmldom";
+import { loadOnce } from "../boot/load-once";
 import { AppError } from "../errors";
+
+/** The XML parser loads with the first XML body a WebDAV client sends, not at every start. */
+export const loadXmldom = loadOnce(() => import("@xmldom/xmldom"));
 
 export const DAV_NS = "DAV:";
 /** The live properties (RFC 4918 15, RFC 4331) of the DAV: namespace: computed on request, never stored (PROPPATCH refuses them). */
@@ -44,9 +48,10 @@ export async function readSmallBody(req: IncomingMessage, max = MAX_XML_BYTES): 
  * are refused outright (no entity of any kind is expanded, external or internal), as is
  * anything the parser reports as an error: 400.
  */
-export function parseXml(text: string): Document | null {
+export async function parseXml(text: string): Promise<Document | null> {
   if (text.trim() === "") return null;
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new AppError("invalid_request", "Document type declarations are not accepted");
+  const { DOMParser } = await loadXmldom();
   try {
     const doc = new DOMParser({
       onError: (level, message) => {

@@ -1,7 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { XMLSerializer } from "@xmldom/xmldom";
 import { inArray, sql } from "drizzle-orm";
 import { davLocks } from "@/db/schema";
 import type { AuthedCtx } from "../context";
@@ -11,7 +10,7 @@ import { lockFile } from "../locks/lock-file";
 import { resolveDavPath, type DavTarget } from "./dav-path";
 import { DavError, sendXml } from "./dav-response";
 import { activeLock, locksBelow, locksOfTarget, parseIf, submittedTokens, type DavLock } from "./dav-locks";
-import { childElements, isDav, parseXml, readSmallBody } from "./dav-xml";
+import { childElements, isDav, loadXmldom, parseXml, readSmallBody } from "./dav-xml";
 
 const DEFAULT_TIMEOUT = 3600;
 const MAX_TIMEOUT = 7 * 24 * 3600;
@@ -24,7 +23,7 @@ const MAX_TIMEOUT = 7 * 24 * 3600;
  */
 export async function lock(ctx: AuthedCtx, req: IncomingMessage, res: ServerResponse, segments: string[]): Promise<void> {
   const timeout = parseTimeout(req.headers.timeout);
-  const doc = parseXml(await readSmallBody(req));
+  const doc = await parseXml(await readSmallBody(req));
   let target = await resolveDavPath(ctx, segments);
   if (!doc) return refresh(ctx, req, res, target, timeout);
   const info = doc.documentElement!;
@@ -34,7 +33,10 @@ export async function lock(ctx: AuthedCtx, req: IncomingMessage, res: ServerResp
   const scope = scopeEl && childElements(scopeEl).some((c) => isDav(c, "shared")) ? "shared" : "exclusive";
   const ownerEl = children.find((c) => isDav(c, "owner"));
   let owner = "";
-  if (ownerEl) for (let n = ownerEl.firstChild; n; n = n.nextSibling) owner += new XMLSerializer().serializeToString(n);
+  if (ownerEl) {
+    const { XMLSerializer } = await loadXmldom();
+    for (let n = ownerEl.firstChild; n; n = n.nextSibling) owner += new XMLSerializer().serializeToString(n);
+  }
   const depthHeader = (Array.isArray(req.headers.depth) ? req.headers.depth[0] : req.headers.depth)?.trim().toLowerCase() ?? "infinity";
   if (depthHeader !== "0" && depthHeader !== "infinity") throw new AppError("invalid_request", "LOCK takes Depth 0 or infinity");
 

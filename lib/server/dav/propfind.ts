@@ -26,7 +26,7 @@ type Loaded = { dead: Map<string, Map<string, string>>; locks: Map<string, strin
  */
 export async function propfind(ctx: AuthedCtx, req: IncomingMessage, res: ServerResponse, segments: string[]): Promise<void> {
   const depth = parseDepth(req.headers.depth);
-  const request = parsePropfind(parseXml(await readSmallBody(req)));
+  const request = parsePropfind(await parseXml(await readSmallBody(req)));
   const target = await resolveDavPath(ctx, segments);
   const self = notFoundUnless(resourceOf(target), target);
   const resources = depth === 1 ? [self, ...(await childrenOf(ctx, self))] : [self];
@@ -62,7 +62,7 @@ function parseDepth(header: string | string[] | undefined): 0 | 1 {
   throw new AppError("invalid_request", `Depth must be 0, 1 or infinity, not ${value}`);
 }
 
-function parsePropfind(doc: ReturnType<typeof parseXml>): Request {
+function parsePropfind(doc: Awaited<ReturnType<typeof parseXml>>): Request {
   if (!doc) return { kind: "allprop", include: [] };
   const root = doc.documentElement!;
   if (!isDav(root, "propfind")) throw new AppError("invalid_request", "The body must be a DAV:propfind element");

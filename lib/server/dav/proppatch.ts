@@ -1,6 +1,6 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { XMLSerializer, type Element } from "@xmldom/xmldom";
+import type { Element, XMLSerializer } from "@xmldom/xmldom";
 import type { AuthedCtx } from "../context";
 import { AppError, forbidden } from "../errors";
 import { isLockedForOthers, loadLocks } from "../locks/serialize-lock";
@@ -8,7 +8,7 @@ import { resolveDavPath, davHref } from "./dav-path";
 import { notFoundUnless, sendMultistatus, type PropStat } from "./dav-response";
 import { resourceOf } from "./dav-resources";
 import { writeDeadProps } from "./dead-props";
-import { childElements, DAV_NS, isDav, LIVE_PROPERTIES, parseXml, readSmallBody, type PropName } from "./dav-xml";
+import { childElements, DAV_NS, isDav, LIVE_PROPERTIES, loadXmldom, parseXml, readSmallBody, type PropName } from "./dav-xml";
 import type { AssertWritable } from "./dav-handler";
 
 /** A property value may not be larger than this (characters of XML). */
@@ -20,7 +20,7 @@ const MAX_VALUE = 64 * 1024;
  * folder; a file locked by someone else is 423.
  */
 export async function proppatch(ctx: AuthedCtx, req: IncomingMessage, res: ServerResponse, segments: string[], assertWritable: AssertWritable): Promise<void> {
-  const doc = parseXml(await readSmallBody(req));
+  const doc = await parseXml(await readSmallBody(req));
   if (!doc || !isDav(doc.documentElement!, "propertyupdate")) throw new AppError("invalid_request", "The body must be a DAV:propertyupdate element");
   const target = await resolveDavPath(ctx, segments);
   const resource = notFoundUnless(resourceOf(target), target);
@@ -32,7 +32,7 @@ export async function proppatch(ctx: AuthedCtx, req: IncomingMessage, res: Serve
   }
   await assertWritable(target);
 
-  const serializer = new XMLSerializer();
+  const serializer = new (await loadXmldom()).XMLSerializer();
   const changes: { name: PropName; value: string | null }[] = [];
   for (const action of childElements(doc.documentElement!)) {
     const set = isDav(action, "set");

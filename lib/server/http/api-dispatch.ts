@@ -2,10 +2,14 @@ import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { apiRouter, type RouteFile } from "./api-router";
 import { writeAnswer } from "./answer-early";
-import { nodeRoute, sendError, sendResponse, toWebRequest, type NodeHandler } from "./node-route";
+import { loadOnce } from "../boot/load-once";
+import type { NodeHandler } from "./node-route";
 import type { Handler } from "./route";
 
 type RouteModule = Partial<Record<string, Handler>>;
+
+// With the route modules themselves, the request machinery (sessions, the database) loads with the first API request, not at start.
+const loadNodeRoute = loadOnce(() => import("./node-route"));
 
 /** The methods a route file may export (Next's HTTP_METHODS). */
 const METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH"]);
@@ -35,9 +39,10 @@ export function apiDispatcher(files: RouteFile[], nextOwns: (template: string) =
     return loaded;
   };
 
-  const operationOf = (handler: Handler) => {
+  const operationOf = async (handler: Handler) => {
     let operation = operations.get(handler);
     if (!operation) {
+      const { nodeRoute } = await loadNodeRoute();
       operation = nodeRoute(handler.endpoint!);
       operations.set(handler, operation);
     }
@@ -57,9 +62,10 @@ export function apiDispatcher(files: RouteFile[], nextOwns: (template: string) =
         return writeAnswer(res, method === "OPTIONS" ? 204 : 405, { Allow: allow });
       }
       // Only route()'s catch-alls have array parameters, and none is a route() operation.
-      if (handler.endpoint) return operationOf(handler)(req, res, found.params as Record<string, string>);
+      if (handler.endpoint) return (await operationOf(handler))(req, res, found.params as Record<string, string>);
+      const { sendError, sendResponse, toWebRequest } = await loadNodeRoute();
       try {
-        const response = await handler(webRequest(req), { params: Promise.resolve(found.params) });
+        const response = await handler(webRequest(req, toWebRequest), { params: Promise.resolve(found.params) });
         await sendResponse(res, response, method);
       } catch (error) {
         await sendError(res, method, error);
@@ -77,7 +83,7 @@ function allowed(mod: RouteModule): string {
 }
 
 /** A web Request whose body is taken from the socket only when the handler reads it. */
-function webRequest(req: IncomingMessage): Request {
+function webRequest(req: IncomingMessage, toWebRequest: (req: IncomingMessage) => Request): Request {
   const request = toWebRequest(req);
   if (req.method === "GET" || req.method === "HEAD") return request;
   return new Request(request, { body: lazyBody(req), duplex: "half" } as RequestInit);

@@ -1,15 +1,19 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { downloadById, downloadByToken } from "../downloads/serve-download";
-import { davHandler } from "../dav/dav-handler";
-import { OAUTH2_ENDPOINTS } from "../oauth2/authorization-server";
-import { serveShareZip } from "../shares/serve-zip";
-import { tusNodeHandler } from "../uploads/tus-server";
-import { depositEndpoint, replaceContentEndpoint, uploadFileEndpoint } from "../uploads/upload-endpoints";
+import { loadOnce } from "../boot/load-once";
+import { OAUTH2_ENDPOINTS } from "../oauth2/oauth2-endpoints";
 import { apiDispatcher } from "./api-dispatch";
 import { decodeSegment, type RouteFile } from "./api-router";
-import { nodeRoute, type NodeHandler } from "./node-route";
+import { lazyHandler } from "./lazy-handler";
+import type { NodeHandler } from "./node-route";
 import { apiSecurityHeaders } from "./security-headers";
+
+// The fast paths' modules load with the first request each serves, not at start (issue 26, cold start).
+const downloads = () => import("../downloads/serve-download");
+const uploads = loadOnce(async () => {
+  const [{ nodeRoute }, endpoints] = await Promise.all([import("./node-route"), import("../uploads/upload-endpoints")]);
+  return { uploadFile: nodeRoute(endpoints.uploadFileEndpoint), replaceContent: nodeRoute(endpoints.replaceContentEndpoint), deposit: nodeRoute(endpoints.depositEndpoint) };
+});
 
 /**
  * The fast paths: each calls the same services and the same authentication as its `app/api` or
@@ -17,17 +21,17 @@ import { apiSecurityHeaders } from "./security-headers";
  * Named groups of a pattern are the path's parameters; other methods go on to the API's route files.
  */
 const FAST_PATHS: { methods: string[]; pattern: RegExp; handler: NodeHandler }[] = [
-  { methods: ["GET", "HEAD"], pattern: /^\/api\/file\/[^/]+\/download\/?$/, handler: downloadById },
-  { methods: ["GET", "HEAD"], pattern: /^\/api\/file\/download\/?$/, handler: downloadByToken },
-  { methods: ["GET", "HEAD"], pattern: /^\/api\/zip\/share\/[^/]+\/?$/, handler: serveShareZip },
-  { methods: ["POST"], pattern: /^\/api\/file\/upload\/?$/, handler: nodeRoute(uploadFileEndpoint) },
-  { methods: ["PUT", "PATCH"], pattern: /^\/api\/file\/(?<fileId>[^/]+)\/upload\/?$/, handler: nodeRoute(replaceContentEndpoint) },
-  { methods: ["POST"], pattern: /^\/api\/ulink\/key\/(?<key>[^/]+)\/upload\/?$/, handler: nodeRoute(depositEndpoint) },
-  { methods: ["POST", "HEAD", "PATCH", "DELETE", "OPTIONS"], pattern: /^\/api\/tus(\/[^/]*)?\/?$/, handler: tusNodeHandler },
+  { methods: ["GET", "HEAD"], pattern: /^\/api\/file\/[^/]+\/download\/?$/, handler: lazyHandler(async () => (await downloads()).downloadById) },
+  { methods: ["GET", "HEAD"], pattern: /^\/api\/file\/download\/?$/, handler: lazyHandler(async () => (await downloads()).downloadByToken) },
+  { methods: ["GET", "HEAD"], pattern: /^\/api\/zip\/share\/[^/]+\/?$/, handler: lazyHandler(async () => (await import("../shares/serve-zip")).serveShareZip) },
+  { methods: ["POST"], pattern: /^\/api\/file\/upload\/?$/, handler: lazyHandler(async () => (await uploads()).uploadFile) },
+  { methods: ["PUT", "PATCH"], pattern: /^\/api\/file\/(?<fileId>[^/]+)\/upload\/?$/, handler: lazyHandler(async () => (await uploads()).replaceContent) },
+  { methods: ["POST"], pattern: /^\/api\/ulink\/key\/(?<key>[^/]+)\/upload\/?$/, handler: lazyHandler(async () => (await uploads()).deposit) },
+  { methods: ["POST", "HEAD", "PATCH", "DELETE", "OPTIONS"], pattern: /^\/api\/tus(\/[^/]*)?\/?$/, handler: lazyHandler(async () => (await import("../uploads/tus-server")).tusNodeHandler) },
   // The OAuth2 authorization server (api.md, "OAuth2"); GET /oauth2/authorize is Next's consent page.
   ...OAUTH2_ENDPOINTS,
   // WebDAV (api.md, "WebDAV and object storage"): every method, lib/server/dav dispatches.
-  { methods: ["*"], pattern: /^\/dav(\/.*)?$/, handler: davHandler },
+  { methods: ["*"], pattern: /^\/dav(\/.*)?$/, handler: lazyHandler(async () => (await import("../dav/dav-handler")).davHandler) },
 ];
 
 function fastPathFor(method: string, pathname: string): { handler: NodeHandler; params: Record<string, string> } | undefined {

@@ -1,12 +1,12 @@
 import "server-only";
-import { type Entry, ResultCodeError, SizeLimitExceededError } from "ldapts";
+import type { Entry } from "ldapts";
 import type { DbOrTx } from "@/db";
 import type { IdentityProviderRow, User } from "@/db/schema";
 import { MATCHING } from "@/lib/contracts/identity-providers";
 import { getPlatformConfig } from "../config/platform-config";
 import type { RequestInfo } from "../context";
 import { logLinkRefused } from "./account-linking";
-import { bindAsPerson, type DirectoryConnection, DirectoryUnavailableError, escapeFilterValue, openDirectory } from "./ldap-client";
+import { bindAsPerson, type DirectoryConnection, DirectoryUnavailableError, escapeFilterValue, loadLdapts, openDirectory } from "./ldap-client";
 import { personAttributes, toPerson } from "./ldap-entries";
 import { findPersonGroups } from "./ldap-groups";
 import { ldapSettings, type LdapSettings } from "./ldap-settings";
@@ -34,6 +34,7 @@ async function findEntry(conn: DirectoryConnection, s: LdapSettings, attribute: 
       sizeLimit: 2,
     });
   } catch (error) {
+    const { ResultCodeError, SizeLimitExceededError } = await loadLdapts();
     if (error instanceof SizeLimitExceededError) return "ambiguous";
     // A directory that refuses the service account's search (base DN gone, no read access) cannot
     // say who the person is: the same as one that does not answer, never a wrong password.

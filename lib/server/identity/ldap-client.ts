@@ -1,7 +1,19 @@
 import "server-only";
 import type { ConnectionOptions } from "node:tls";
-import { Client, type Entry, InvalidCredentialsError, ResultCodeError } from "ldapts";
+import type { Client, Entry } from "ldapts";
+import { loadOnce } from "../boot/load-once";
 import type { LdapSettings } from "./ldap-settings";
+
+let ldapts: typeof import("ldapts") | undefined;
+
+/**
+ * ldapts, with whatwg-url beneath it, loads at the first directory operation rather than at every
+ * start. Until it has, no ldapts error can exist, which is what isConnectionError relies on.
+ */
+export const loadLdapts = loadOnce(async () => {
+  ldapts = await import("ldapts");
+  return ldapts;
+});
 
 /** No server of a directory answered (refused, timed out, TLS failed): sign-in is a 503. */
 export class DirectoryUnavailableError extends Error {
@@ -42,7 +54,7 @@ const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EH
 
 /** Whether an error means "could not talk to this server" rather than "the server said no". */
 export function isConnectionError(error: unknown): boolean {
-  if (error instanceof ResultCodeError) return false;
+  if (ldapts && error instanceof ldapts.ResultCodeError) return false;
   const e = error as { code?: unknown; message?: unknown };
   if (typeof e?.code === "string" && (CONNECTION_CODES.has(e.code) || e.code.startsWith("ERR_TLS") || e.code.includes("CERT") || e.code.startsWith("DEPTH_") || e.code.startsWith("UNABLE_TO"))) return true;
   const message = typeof e?.message === "string" ? e.message : "";
@@ -66,6 +78,7 @@ export type DirectoryConnection = {
 };
 
 async function openClient(settings: LdapSettings, server: string): Promise<Client> {
+  const { Client } = await loadLdapts();
   const client = new Client({
     url: server,
     timeout: settings.timeoutMs,
@@ -125,6 +138,7 @@ export async function openDirectory(settings: LdapSettings): Promise<DirectoryCo
       return wrap(client, server);
     } catch (error) {
       await client?.unbind().catch(() => {});
+      const { InvalidCredentialsError, ResultCodeError } = await loadLdapts();
       if (error instanceof DirectoryUnavailableError) {
         lastError = error;
         continue;
@@ -156,7 +170,7 @@ export async function bindAsPerson(settings: LdapSettings, server: string, dn: s
   } catch (error) {
     if (error instanceof DirectoryUnavailableError) throw error;
     if (isConnectionError(error)) throw new DirectoryUnavailableError(`Cannot reach ${server}: ${(error as Error).message}`, server, "bind");
-    if (error instanceof ResultCodeError) return false;
+    if (error instanceof (await loadLdapts()).ResultCodeError) return false;
     throw error;
   } finally {
     await client?.unbind().catch(() => {});

@@ -1,6 +1,6 @@
 import "server-only";
-import { type Entry, NoSuchObjectError } from "ldapts";
-import { type DirectoryConnection, escapeFilterValue } from "./ldap-client";
+import type { Entry } from "ldapts";
+import { type DirectoryConnection, escapeFilterValue, loadLdapts } from "./ldap-client";
 import { type DirectoryGroup, groupAttributes, normalizeDn, text, toGroup, values } from "./ldap-entries";
 import type { LdapSettings } from "./ldap-settings";
 
@@ -52,7 +52,7 @@ export async function findPersonGroups(conn: DirectoryConnection, s: LdapSetting
         try {
           out.push(...(await conn.search(dn, { scope: "base", filter: s.groupFilter, attributes })));
         } catch (error) {
-          if (!(error instanceof NoSuchObjectError)) throw error;
+          if (!(error instanceof (await loadLdapts()).NoSuchObjectError)) throw error;
         }
       }
       return out;

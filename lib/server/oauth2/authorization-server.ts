@@ -1,6 +1,6 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import OAuth2Server from "@node-oauth/oauth2-server";
+import type OAuth2Server from "@node-oauth/oauth2-server";
 import { and, eq } from "drizzle-orm";
 import { getDb, type Db } from "@/db";
 import { oauth2AccessTokens, oauth2Grants, oauth2RefreshTokens, sessions } from "@/db/schema";
@@ -16,7 +16,7 @@ import { toWebRequest } from "../http/node-route";
 import { requestInfo } from "../http/request-info";
 import { appUrl } from "../mail/app-url";
 import { revokeGrants } from "./app-access";
-import { ACCESS_TOKEN_SECONDS, CODE_SECONDS, oauth2Model, REFRESH_TOKEN_SECONDS, type OAuthClient } from "./oauth2-model";
+import { ACCESS_TOKEN_SECONDS, CODE_SECONDS, loadOAuth2Server, oauth2Model, REFRESH_TOKEN_SECONDS, type OAuthClient } from "./oauth2-model";
 
 /**
  * The OAuth2 authorization server (api.md, "OAuth2"), on the Node server in front of Next
@@ -28,8 +28,10 @@ import { ACCESS_TOKEN_SECONDS, CODE_SECONDS, oauth2Model, REFRESH_TOKEN_SECONDS,
 
 const FORM_LIMIT = 64 * 1024;
 
-function server(db: Db, request: RequestInfo, requestedScope?: string) {
-  return new OAuth2Server({
+type Library = typeof OAuth2Server;
+
+function server(oauth: Library, db: Db, request: RequestInfo, requestedScope?: string) {
+  return new oauth({
     model: oauth2Model(db, request, requestedScope) as unknown as OAuth2Server.AuthorizationCodeModel,
     accessTokenLifetime: ACCESS_TOKEN_SECONDS,
     refreshTokenLifetime: REFRESH_TOKEN_SECONDS,
@@ -85,14 +87,15 @@ export async function authorizeEndpoint(req: IncomingMessage, res: ServerRespons
     sendJson(res, e.status, { error: e.code === "forbidden" ? "access_denied" : "login_required", error_description: e.message });
     return;
   }
-  const request = libraryRequest(req, body, new URL(web.url).searchParams);
-  const response = new OAuth2Server.Response();
+  const oauth = await loadOAuth2Server();
+  const request = libraryRequest(oauth, req, body, new URL(web.url).searchParams);
+  const response = new oauth.Response();
   try {
-    await server(db, info).authorize(request, response, { authenticateHandler: { handle: () => ({ id: userId }) } });
+    await server(oauth, db, info).authorize(request, response, { authenticateHandler: { handle: () => ({ id: userId }) } });
   } catch (error) {
     const location = response.get("location") as string | undefined;
     if (!location) {
-      sendOAuthError(res, error);
+      sendOAuthError(oauth, res, error);
       return;
     }
   }
@@ -107,13 +110,14 @@ export async function tokenEndpoint(req: IncomingMessage, res: ServerResponse) {
   const body = await readForm(req, res);
   if (!body) return;
   const web = toWebRequest(req);
-  const request = libraryRequest(req, body, new URLSearchParams());
-  const response = new OAuth2Server.Response();
+  const oauth = await loadOAuth2Server();
+  const request = libraryRequest(oauth, req, body, new URLSearchParams());
+  const response = new oauth.Response();
   try {
-    await server(await getDb(), requestInfo(web), body.scope).token(request, response);
+    await server(oauth, await getDb(), requestInfo(web), body.scope).token(request, response);
     sendJson(res, 200, response.body, { Pragma: "no-cache" });
   } catch (error) {
-    sendOAuthError(res, error, response.get("www-authenticate") as string | undefined);
+    sendOAuthError(oauth, res, error, response.get("www-authenticate") as string | undefined);
   }
 }
 
@@ -164,14 +168,6 @@ export async function revokeEndpoint(req: IncomingMessage, res: ServerResponse) 
   res.writeHead(200, { "Cache-Control": "no-store", "Content-Length": "0" }).end();
 }
 
-/** The paths server.ts hands to this file. */
-export const OAUTH2_ENDPOINTS = [
-  { methods: ["GET", "HEAD"], pattern: /^\/\.well-known\/oauth-authorization-server\/?$/, handler: metadataEndpoint },
-  { methods: ["POST"], pattern: /^\/oauth2\/authorize\/?$/, handler: authorizeEndpoint },
-  { methods: ["POST"], pattern: /^\/oauth2\/token\/?$/, handler: tokenEndpoint },
-  { methods: ["POST"], pattern: /^\/oauth2\/revoke\/?$/, handler: revokeEndpoint },
-];
-
 /** The platform's `oauth2` feature: off, the authorization server does not exist. */
 async function enabled(res: ServerResponse): Promise<boolean> {
   if ((await getPlatformConfig(await getDb())).features.oauth2) return true;
@@ -179,10 +175,10 @@ async function enabled(res: ServerResponse): Promise<boolean> {
   return false;
 }
 
-function libraryRequest(req: IncomingMessage, body: Record<string, string>, query: URLSearchParams) {
+function libraryRequest(oauth: Library, req: IncomingMessage, body: Record<string, string>, query: URLSearchParams) {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers[name] = value;
-  return new OAuth2Server.Request({ method: req.method ?? "POST", headers, query: Object.fromEntries(query), body });
+  return new oauth.Request({ method: req.method ?? "POST", headers, query: Object.fromEntries(query), body });
 }
 
 /** Client authentication by HTTP Basic (RFC 6749 2.3.1, form-encoded parts) or in the body. */
@@ -258,8 +254,8 @@ async function readForm(req: IncomingMessage, res: ServerResponse): Promise<Reco
 }
 
 /** The library's error as RFC 6749 5.2 JSON; a non-OAuth failure is logged and answered as server_error. */
-function sendOAuthError(res: ServerResponse, error: unknown, challenge?: string) {
-  if (error instanceof OAuth2Server.OAuthError) {
+function sendOAuthError(oauth: Library, res: ServerResponse, error: unknown, challenge?: string) {
+  if (error instanceof oauth.OAuthError) {
     const name = error.name === "unauthorized_request" ? "invalid_request" : error.name;
     sendJson(res, error.code, { error: name, error_description: error.message }, challenge ? { "WWW-Authenticate": challenge } : {});
     return;

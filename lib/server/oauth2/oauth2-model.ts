@@ -1,9 +1,10 @@
 import "server-only";
 import { and, eq, isNull, lt } from "drizzle-orm";
-import OAuth2Server from "@node-oauth/oauth2-server";
+import type OAuth2Server from "@node-oauth/oauth2-server";
 import type { DbOrTx } from "@/db";
 import { oauth2AccessTokens, oauth2Apps, oauth2Codes, oauth2Grants, oauth2RefreshTokens, sessions, users, type OAuth2App } from "@/db/schema";
 import { accountRefusal } from "../auth/account-state";
+import { loadOnce } from "../boot/load-once";
 import { SCOPES } from "@/lib/contracts/scopes";
 import { hashToken, newToken } from "../auth/tokens";
 import type { RequestInfo } from "../context";
@@ -15,6 +16,9 @@ import { findApp, revokeGrants, secretMatches } from "./app-access";
 export const ACCESS_TOKEN_SECONDS = 3600;
 export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
 export const CODE_SECONDS = 60;
+
+/** The OAuth2 library loads with the first request to the authorization server, not at every start. */
+export const loadOAuth2Server = loadOnce(async () => (await import("@node-oauth/oauth2-server")).default);
 
 /** What the library carries between its steps for us: the user, and where the grant comes from. */
 type GrantUser = { id: number; grantId?: number; codeHash?: string };
@@ -50,8 +54,6 @@ export function grantableScope(registered: string, requested: string[] | undefin
   return wanted.length > 0 && wanted.every(covered) ? wanted : null;
 }
 
-const InvalidGrant = OAuth2Server.InvalidGrantError;
-
 /**
  * The storage and policy the OAuth2 library asks for (@node-oauth/oauth2-server's model). Access
  * tokens are rows of `sessions` with their scope, so authenticate() applies expiry, account state,
@@ -86,7 +88,7 @@ export function oauth2Model(db: DbOrTx, request: RequestInfo, requestedScope?: s
     async saveAuthorizationCode(code: Pick<OAuth2Server.AuthorizationCode, "authorizationCode" | "expiresAt" | "redirectUri" | "scope" | "codeChallenge" | "codeChallengeMethod">, client: OAuthClient, user: GrantUser) {
       // PKCE S256 only (api.md): the library refuses `plain` but lets a request without a challenge through.
       if (!code.codeChallenge || code.codeChallengeMethod !== "S256") {
-        throw new OAuth2Server.InvalidRequestError("Invalid request: PKCE is required (code_challenge with code_challenge_method S256)");
+        throw new (await loadOAuth2Server()).InvalidRequestError("Invalid request: PKCE is required (code_challenge with code_challenge_method S256)");
       }
       // Codes left unexchanged an hour after they expired are of no use, not even to detect a reuse.
       await db.delete(oauth2Codes).where(lt(oauth2Codes.expiresAt, new Date(Date.now() - 3600_000)));
@@ -162,7 +164,7 @@ export function oauth2Model(db: DbOrTx, request: RequestInfo, requestedScope?: s
       }
       const granted = row.oauth2_grants.scope.split(" ").filter(Boolean);
       const asked = (requestedScope ?? "").split(" ").filter(Boolean);
-      if (asked.some((scope) => !granted.includes(scope))) throw new OAuth2Server.InvalidScopeError("Invalid scope: Unable to add extra scopes");
+      if (asked.some((scope) => !granted.includes(scope))) throw new (await loadOAuth2Server()).InvalidScopeError("Invalid scope: Unable to add extra scopes");
       return {
         refreshToken,
         refreshTokenExpiresAt: row.oauth2_refresh_tokens.expiresAt ?? undefined,
@@ -252,8 +254,9 @@ async function grantFor(tx: DbOrTx, app: OAuth2App, user: GrantUser, scope: stri
  */
 async function assertMayConnect(db: DbOrTx, userId: number, app: OAuth2App, request: RequestInfo) {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  const { InvalidGrantError } = await loadOAuth2Server();
   const refusal = user ? accountRefusal(user) : "This account no longer exists";
-  if (refusal) throw new InvalidGrant(`Invalid grant: ${refusal}`);
+  if (refusal) throw new InvalidGrantError(`Invalid grant: ${refusal}`);
   const reason = connectionRefusal((await findUserOptions(db, userId)).options, { ip: request.ip, now: new Date(), kind: `oauth:${app.kind}` });
-  if (reason) throw new InvalidGrant(`Invalid grant: ${REFUSAL_MESSAGES[reason]}`);
+  if (reason) throw new InvalidGrantError(`Invalid grant: ${REFUSAL_MESSAGES[reason]}`);
 }

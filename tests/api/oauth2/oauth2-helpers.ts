@@ -5,7 +5,7 @@ import { getDb } from "@/db";
 import { sessions } from "@/db/schema";
 import { getAuthSecret } from "@/lib/server/auth/secret";
 import { hashToken, newToken } from "@/lib/server/auth/tokens";
-import { OAUTH2_ENDPOINTS } from "@/lib/server/oauth2/authorization-server";
+import { OAUTH2_ENDPOINTS } from "@/lib/server/oauth2/oauth2-endpoints";
 import { call } from "../../helpers/http";
 import { serveNode } from "../../helpers/node-server";
 
@@ -32,7 +32,7 @@ export async function startAuthorizationServer() {
       res.writeHead(404).end();
       return;
     }
-    await endpoint.handler(req, res);
+    await endpoint.handler(req, res, {});
   });
 }
 
