@@ -57,7 +57,7 @@ function pollHealth(url, everyMs) {
       try {
         const res = await request(url, { agent });
         times.push(res.ms);
-        if (res.status !== 200) failures.push(`HTTP ${res.status}`);
+        if (res.status !== 200) failures.push(`HTTP ${res.status} ${String(res.text).slice(0, 100)}`);
       } catch (error) {
         failures.push(error.message);
       }
