@@ -60,12 +60,15 @@ export async function openSeedClient({ databaseUrl, dataDir }) {
  * - Private/bench-big: `bigFiles` files (the page scenario), 1 in 50,000 named quarterly-*;
  * - Private/bench-tree: folders holding the rest, so the user sees `totalFiles` seeded files;
  * - Private/bench-small (empty, for the small uploads), Private/versioned.txt with 20 versions;
+ * - the folder of `davFiles` files that PROPFIND lists (issue 26): bench-big when it has that size
+ *   (the small seed), otherwise Private/bench-dav of its own (item-00001.txt...), not counted in
+ *   `seededFiles` (the figure the metadata rows name);
  * - Private/download.bin whose blob is `download` ({id, size, md5}), already placed in the store.
  * Every seeded file shares one small blob `tiny` ({id, size, md5}). Explicit ids from the
  * sequences, the secondary indexes of files/file_versions dropped during the bulk insert and
  * recreated with their exact definitions (read back from pg_indexes), then ANALYZE.
  */
-export async function seed(db, { login, bigFiles, totalFiles, filesPerFolder, tiny, download, versions = 20 }) {
+export async function seed(db, { login, bigFiles, totalFiles, filesPerFolder, tiny, download, versions = 20, davFiles = 10_000 }) {
   const [user] = await db.query(`SELECT id, private_root_id FROM users WHERE lower(login) = lower($1) AND deleted_at IS NULL`, [login]);
   if (!user?.private_root_id) throw new Error(`seed: user ${login} or their private space not found`);
   const uid = Number(user.id);
@@ -98,6 +101,11 @@ export async function seed(db, { login, bigFiles, totalFiles, filesPerFolder, ti
      FROM generate_series(1, $4::int) g`,
     [subBase, treeId, uid, treeFolders],
   );
+  const davOwn = davFiles !== bigFiles;
+  const davId = davOwn ? subBase + treeFolders + 1 : bigId;
+  if (davOwn) {
+    await db.query(`INSERT INTO folders (id, name, parent_id, path, owner_id, space, quota) VALUES ($1, 'bench-dav', $2, ${rootChain}, $3, 'private', -1)`, [davId, rootId, uid]);
+  }
   await db.exec(`SELECT setval('folders_id_seq', (SELECT max(id) FROM folders))`);
 
   await db.query(`INSERT INTO blobs (id, size, md5) VALUES ($1, $2, $3), ($4, $5, $6)`, [
@@ -163,6 +171,20 @@ export async function seed(db, { login, bigFiles, totalFiles, filesPerFolder, ti
      VALUES ($1, $2, 1, $3, $4, $5, 'application/octet-stream', $6)`,
     [vBase + versions + 1, downloadFile, download.id, download.size, download.md5, uid],
   );
+  if (davOwn) {
+    const davFileBase = downloadFile;
+    const davVersionBase = vBase + versions + 1;
+    await db.query(
+      `INSERT INTO files (id, folder_id, name, owner_id, current_version_id)
+       SELECT $1::int + g, $2::int, 'item-' || lpad(g::text, 5, '0') || '.txt', $3::int, $4::int + g FROM generate_series(1, $5::int) g`,
+      [davFileBase, davId, uid, davVersionBase, davFiles],
+    );
+    await db.query(
+      `INSERT INTO file_versions (id, file_id, number, blob_id, size, md5, mime, creator_id)
+       SELECT $1::int + g, $2::int + g, 1, $3, $4, $5, 'text/plain', $6::int FROM generate_series(1, $7::int) g`,
+      [davVersionBase, davFileBase, tiny.id, tiny.size, tiny.md5, uid, davFiles],
+    );
+  }
   // Tags (issue 17): bench-tag on 1 seeded file in 100 (10,000 of 1,000,000), bench-tag-rare on
   // 1 in 10,000, each also carrying bench-tag; a search for both (all must match) finds the rare ones.
   const [common] = await db.query(`INSERT INTO tags (name, owner_id) VALUES ('bench-tag', $1) RETURNING id`, [uid]);
@@ -200,6 +222,7 @@ export async function seed(db, { login, bigFiles, totalFiles, filesPerFolder, ti
     bigFolderId: bigId,
     treeFolderId: treeId,
     smallFolderId: smallId,
+    davFolder: { id: davId, name: davOwn ? "bench-dav" : "bench-big", files: davFiles },
     treeFolders,
     seededFiles: seeded,
     versionedFileId: versionedFile,
