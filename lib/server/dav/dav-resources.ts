@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { fileVersions, files, folders, type FileRow, type FileVersion, type Folder } from "@/db/schema";
 import type { AuthedCtx } from "../context";
 import { findQuotaFolders, pendingInFolders, remainingQuota, usedInFolders } from "../quotas/assert-quota";
@@ -22,10 +22,26 @@ export function resourceOf(target: DavTarget): DavResource | null {
 
 /** The members of a collection the caller may see: spaces at the root; browsable subfolders, and live files where the caller may read. */
 export async function childrenOf(ctx: AuthedCtx, resource: DavResource): Promise<DavResource[]> {
+  const all: DavResource[] = [];
+  for await (const page of childPagesOf(ctx, resource)) all.push(...page);
+  return all;
+}
+
+/** Files read per statement of a listing: each page is mapped and serialised before the next is read. */
+const FILE_PAGE = 1000;
+
+/**
+ * childrenOf in pages: the spaces or the subfolders first, then the files, FILE_PAGE at a time by
+ * id. A folder of 10,000 files never maps them in one synchronous stretch (issue 26: /api/health
+ * waited 300-400 ms behind one listing), and on PGlite's one connection other requests' statements
+ * run between the pages.
+ */
+export async function* childPagesOf(ctx: AuthedCtx, resource: DavResource): AsyncGenerator<DavResource[]> {
   if (resource.kind === "root") {
-    return (await davSpaces(ctx)).map((s) => ({ kind: "folder", segments: [s.folder.name], folder: s.folder }));
+    yield (await davSpaces(ctx)).map((s) => ({ kind: "folder", segments: [s.folder.name], folder: s.folder }));
+    return;
   }
-  if (resource.kind !== "folder") return [];
+  if (resource.kind !== "folder") return;
   const parent = resource.folder;
   const subfolders = await ctx.db
     .select()
@@ -33,19 +49,26 @@ export async function childrenOf(ctx: AuthedCtx, resource: DavResource): Promise
     .where(and(eq(folders.parentId, parent.id), isNull(folders.deletedAt)));
   // The folder's own rights ride on its subfolders' resolution (one statement).
   const rights = await resolveRightsMany(ctx.db, ctx.actor.user, [parent.id, ...subfolders.map((f) => f.id)]);
-  const visible = subfolders.filter((f) => rights.get(f.id)?.browse);
+  let visible: DavResource[] = subfolders.filter((f) => rights.get(f.id)?.browse).map((f) => ({ kind: "folder" as const, segments: [...resource.segments, f.name], folder: f }));
   // Files are listed with the read right on their folder only, as GET /folder lists them (browse alone shows the subfolders).
-  const list = rights.get(parent.id)?.read
-    ? await ctx.db
-        .select({ file: files, version: fileVersions })
-        .from(files)
-        .innerJoin(fileVersions, eq(fileVersions.id, files.currentVersionId))
-        .where(and(eq(files.folderId, parent.id), isNull(files.deletedAt), isNull(fileVersions.deletedAt)))
-    : [];
-  return [
-    ...visible.map((f) => ({ kind: "folder" as const, segments: [...resource.segments, f.name], folder: f })),
-    ...list.map(({ file, version }) => ({ kind: "file" as const, segments: [...resource.segments, file.name], file, version, folder: parent })),
-  ];
+  if (!rights.get(parent.id)?.read) {
+    yield visible;
+    return;
+  }
+  // The subfolders go with the first page of files: a listing under a page costs what it did unpaged.
+  for (let after = 0; ; ) {
+    const page = await ctx.db
+      .select({ file: files, version: fileVersions })
+      .from(files)
+      .innerJoin(fileVersions, eq(fileVersions.id, files.currentVersionId))
+      .where(and(eq(files.folderId, parent.id), gt(files.id, after), isNull(files.deletedAt), isNull(fileVersions.deletedAt)))
+      .orderBy(asc(files.id))
+      .limit(FILE_PAGE);
+    yield [...visible, ...page.map(({ file, version }) => ({ kind: "file" as const, segments: [...resource.segments, file.name], file, version, folder: parent }))];
+    visible = [];
+    if (page.length < FILE_PAGE) return;
+    after = page[page.length - 1].file.id;
+  }
 }
 
 /** The ETag of a resource: a file's MD5 (as downloads send it); a folder's id and change time. */

@@ -51,15 +51,21 @@ const STREAM_CHUNK = 64 * 1024;
  * turn (and waits for the client when the socket is full), so a listing of thousands of items
  * never holds the process nor its whole answer in one string. A client gone stops the writing.
  */
-export async function streamMultistatus(res: ServerResponse, responses: Iterable<DavResponse>): Promise<void> {
-  res.writeHead(207, { "Content-Type": "application/xml; charset=utf-8" });
+export async function streamMultistatus(res: ServerResponse, responses: AsyncIterable<DavResponse>): Promise<void> {
   let chunk = XML_HEAD + MULTISTATUS_OPEN;
-  for (const response of responses) {
+  let started = false;
+  for await (const response of responses) {
+    // The head goes out with the first response: a failure before it (the target's lookup) is still an error answer.
+    if (!started) {
+      res.writeHead(207, { "Content-Type": "application/xml; charset=utf-8" });
+      started = true;
+    }
     chunk += responseXml(response);
     if (chunk.length < STREAM_CHUNK) continue;
     if (!(await writeChunk(res, chunk))) return;
     chunk = "";
   }
+  if (!started) res.writeHead(207, { "Content-Type": "application/xml; charset=utf-8" });
   res.end(chunk + MULTISTATUS_CLOSE);
 }
 

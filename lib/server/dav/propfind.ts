@@ -5,7 +5,7 @@ import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { notFoundUnless, streamMultistatus, type DavResponse, type PropStat } from "./dav-response";
 import { resolveDavPath, davHref } from "./dav-path";
-import { childrenOf, etagOf, quotasOf, resourceKey, resourceOf, type DavQuota, type DavResource } from "./dav-resources";
+import { childPagesOf, etagOf, quotasOf, resourceKey, resourceOf, type DavQuota, type DavResource } from "./dav-resources";
 import { childElements, clark, DAV_NS, escapeXml, isDav, LIVE_PROPERTIES, parseXml, readSmallBody, type PropName } from "./dav-xml";
 import { deadPropsOf } from "./dead-props";
 import { lockDiscoveries } from "./dav-locks";
@@ -29,13 +29,27 @@ export async function propfind(ctx: AuthedCtx, req: IncomingMessage, res: Server
   const request = parsePropfind(await parseXml(await readSmallBody(req)));
   const target = await resolveDavPath(ctx, segments);
   const self = notFoundUnless(resourceOf(target), target);
-  const resources = depth === 1 ? [self, ...(await childrenOf(ctx, self))] : [self];
-  const loaded = await loadProperties(ctx, resources, request);
-  await streamMultistatus(res, responsesOf(resources, request, loaded));
+  await streamMultistatus(res, responsesOf(ctx, depth === 1 ? withChildren(ctx, self) : single(self), request));
 }
 
-function* responsesOf(resources: DavResource[], request: Request, loaded: Loaded): Iterable<DavResponse> {
-  for (const resource of resources) yield { href: davHref(resource.segments, resource.kind !== "file"), propstats: propstatsOf(resource, request, loaded) };
+async function* single(resource: DavResource): AsyncGenerator<DavResource[]> {
+  yield [resource];
+}
+
+async function* withChildren(ctx: AuthedCtx, self: DavResource): AsyncGenerator<DavResource[]> {
+  const pages = childPagesOf(ctx, self);
+  // The subfolders and the rights before a byte goes out: a failure there is still an error answer.
+  const first = await pages.next();
+  yield first.done ? [self] : [self, ...first.value];
+  yield* pages;
+}
+
+/** The responses, a page of resources at a time: each page's properties in the same few statements. */
+async function* responsesOf(ctx: AuthedCtx, pages: AsyncIterable<DavResource[]>, request: Request): AsyncGenerator<DavResponse> {
+  for await (const resources of pages) {
+    const loaded = await loadProperties(ctx, resources, request);
+    for (const resource of resources) yield { href: davHref(resource.segments, resource.kind !== "file"), propstats: propstatsOf(resource, request, loaded) };
+  }
 }
 
 const asks = (request: Request, name: string) =>
