@@ -2,7 +2,6 @@ import "server-only";
 import fs from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { Folder } from "@/db/schema";
 import { uploadFields, uploadFieldsObject, type UploadFields } from "@/lib/contracts/uploads";
 import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { StoredBlob } from "@/lib/storage/blob-store";
@@ -10,7 +9,7 @@ import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { commitUpload, type CommitResult } from "../files/commit-upload";
 import { validateName } from "../files/names";
-import { presentFiles, type FileItem, type FileJson } from "../files/present-files";
+import { presentCommitted, type FileItem, type FileJson } from "../files/present-files";
 import type { BodySource } from "../http/body-source";
 import { streamMultipartFile, type FilePart } from "../http/multipart";
 import type { Mode } from "../present/mode";
@@ -132,14 +131,11 @@ async function receiveFile(ctx: AuthedCtx, file: FilePart, earlyRaw: Readonly<Re
     }
   }
   const estimate = early.fileSize ?? (declaredLength !== undefined ? declaredLength - FRAMING_SLACK : undefined);
-  let folder: Folder | undefined;
-  let allowedRoom: number | undefined;
-  if (early.folderId !== undefined) {
-    ({ folder, room: allowedRoom } = await assertUploadAllowed(ctx, { folderId: early.folderId, targetPath: early.targetPath, name, neverOverwrite: Boolean(deposit) }, estimate, { room: true }));
-  }
-  // Without the folder yet, the user's and the platform's quotas still bound the file.
-  // Known from the target check when the folder came first; else the user's and platform's quotas.
-  const room = early.folderId !== undefined ? allowedRoom! : await remainingQuota(ctx.db, { userId: ctx.actor.user.id, folder });
+  // Known from the admission when the folder came first; without it, the user's and the platform's quotas still bound the file.
+  const room =
+    early.folderId !== undefined
+      ? (await assertUploadAllowed(ctx, { folderId: early.folderId, targetPath: early.targetPath, name, neverOverwrite: Boolean(deposit) }, estimate)).room
+      : await remainingQuota(ctx.db, { userId: ctx.actor.user.id });
   const stream = Number.isFinite(room) ? capped(file.stream, room) : file.stream;
   return { kind: "blob", name, mime, blob: await getBlobStore().put(stream, { expectedBytes: estimate }) };
 }
@@ -204,8 +200,6 @@ function privateRootOf(ctx: AuthedCtx): number {
   return root;
 }
 
-async function present(ctx: AuthedCtx, result: CommitResult, options: { meta: boolean; mode: Mode }) {
-  // The rights the commit checked in its transaction: no second resolution for the answer.
-  const [json] = await presentFiles(ctx, [result], options.mode, { meta: options.meta, rights: new Map([[result.folder.id, result.rights]]) });
-  return json;
+function present(ctx: AuthedCtx, result: CommitResult, options: { meta: boolean; mode: Mode }) {
+  return presentCommitted(ctx, result, options.mode, { meta: options.meta });
 }
