@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, versionPreviews, versionTexts, type FileVersion } from "@/db/schema";
-import { enqueueJob } from "../jobs/enqueue";
+import { DEFAULT_MAX_ATTEMPTS } from "../jobs/enqueue";
 
 export const PREVIEW_JOB = "previews.make";
 export const TEXT_JOB = "texts.extract";
@@ -19,20 +19,20 @@ const FINAL = ["available", "failed", "none"];
  */
 export async function enqueueDerivatives(db: DbOrTx, version: Pick<FileVersion, "id" | "blobId">, sharedBlob = false): Promise<void> {
   if (sharedBlob && version.blobId && (await reuseDerivatives(db, version.id, version.blobId))) return;
-  const reset = { state: "pending", fileType: null, thumbBlobId: null, thumbMime: null, pageCount: null, error: null, updatedAt: new Date() };
-  // Four independent rows, sent together (pipelined on the transaction's connection): one round
-  // trip instead of four in every upload's commit. All are awaited before a failure is reported.
-  const results = await Promise.allSettled([
-    db.insert(versionPreviews).values({ versionId: version.id, ...reset }).onConflictDoUpdate({ target: versionPreviews.versionId, set: reset }),
-    db
-      .insert(versionTexts)
-      .values({ versionId: version.id, state: "pending", content: "" })
-      .onConflictDoUpdate({ target: versionTexts.versionId, set: { state: "pending", content: "", updatedAt: new Date() } }),
-    enqueueJob(db, PREVIEW_JOB, { versionId: version.id }, { dedupeKey: `${PREVIEW_JOB}:${version.id}` }),
-    enqueueJob(db, TEXT_JOB, { versionId: version.id }, { dedupeKey: `${TEXT_JOB}:${version.id}` }),
-  ]);
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
-  if (failed) throw failed.reason;
+  // Four rows in one statement (in every upload's commit): the thumbnail and the text pending, and
+  // their jobs queued as enqueueJob queues them (a pending job of the same key is kept instead).
+  await db.execute(sql`
+    WITH preview AS (
+      INSERT INTO version_previews (version_id, state, updated_at) VALUES (${version.id}::int, 'pending', now())
+      ON CONFLICT (version_id) DO UPDATE SET state = 'pending', file_type = NULL, thumb_blob_id = NULL, thumb_mime = NULL, page_count = NULL, error = NULL, updated_at = now()
+    ), text AS (
+      INSERT INTO version_texts (version_id, state, content, updated_at) VALUES (${version.id}::int, 'pending', '', now())
+      ON CONFLICT (version_id) DO UPDATE SET state = 'pending', content = '', updated_at = now()
+    )
+    INSERT INTO jobs (kind, payload, dedupe_key, run_at, max_attempts)
+    SELECT kind, jsonb_build_object('versionId', ${version.id}::int), kind || ':' || ${version.id}::int, now(), ${DEFAULT_MAX_ATTEMPTS}::int
+    FROM (VALUES (${PREVIEW_JOB}::text), (${TEXT_JOB}::text)) AS queued(kind)
+    ON CONFLICT (dedupe_key) WHERE status = 'pending' DO NOTHING`);
 }
 
 /** Copies the finished derivatives of another version with the same blob; false when there are none. */

@@ -32,6 +32,8 @@ type Received = { name: string; mime: string } & ({ kind: "blob"; blob: StoredBl
 const MiB = 1 << 20;
 // Multipart framing and text parts around the file: the early quota check leaves them out.
 const FRAMING_SLACK = 64 * 1024;
+// A whole request body up to this size is stored before its target is checked (receiveFile).
+const SMALL_BODY = MiB;
 
 /**
  * POST /file/upload (rest-interface: Upload): parts `folderId`, `targetFile`, `targetPath`, and
@@ -96,7 +98,8 @@ export async function uploadFile(ctx: AuthedCtx, source: BodySource, options: Up
 
 /**
  * Receives the file part, refusing as early as the fields sent before it allow: rights and the
- * declared size when the target is known, and never more bytes than can be kept. A chunk whose
+ * declared size when the target is known (unless the body is small), and never more bytes than
+ * can be kept. A chunk whose
  * chunked fields came first is bounded by the size the protocol gives it, and its upload is
  * opened (reserved against the quotas) before a byte is stored; a whole file is cut off once it
  * outgrows what the quotas leave (507).
@@ -131,9 +134,15 @@ async function receiveFile(ctx: AuthedCtx, file: FilePart, earlyRaw: Readonly<Re
     }
   }
   const estimate = early.fileSize ?? (declaredLength !== undefined ? declaredLength - FRAMING_SLACK : undefined);
-  // Known from the admission when the folder came first; without it, the user's and the platform's quotas still bound the file.
-  const room =
-    early.folderId !== undefined
+  // A small body is not worth a question before it is stored: the commit checks the same (rights,
+  // lock, quotas) in its transaction and deletes the blob when it refuses, and the body cannot
+  // outgrow its Content-Length. Asking first cost a round trip of four statements per upload.
+  const isSmall = declaredLength !== undefined && declaredLength <= SMALL_BODY && !early.targetPath;
+  // Else the room is known from the admission when the folder came first; without it, the user's
+  // and the platform's quotas still bound the file.
+  const room = isSmall
+    ? Number.POSITIVE_INFINITY
+    : early.folderId !== undefined
       ? (await assertUploadAllowed(ctx, { folderId: early.folderId, targetPath: early.targetPath, name, neverOverwrite: Boolean(deposit) }, estimate)).room
       : await remainingQuota(ctx.db, { userId: ctx.actor.user.id });
   const stream = Number.isFinite(room) ? capped(file.stream, room) : file.stream;
