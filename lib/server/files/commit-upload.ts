@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { rows } from "@/db";
+import { pipelinedTransaction, settleAll, type CommitWith } from "@/db/pipelined-transaction";
 import { blobs, fileVersions, files, folders, type FileRow, type FileVersion, type Folder } from "@/db/schema";
 import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { StoredBlob } from "@/lib/storage/blob-store";
@@ -11,7 +12,7 @@ import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { FILE_EVENT, recordEvent } from "../events/record-event";
 import { getFolderOrThrow } from "../folders/get-folder";
-import { enqueueDerivatives } from "../previews/enqueue-derivatives";
+import { enqueueDerivatives, findFinishedDerivatives } from "../previews/enqueue-derivatives";
 import { assertLockAllows } from "../locks/assert-not-locked";
 import type { LockRow } from "../locks/serialize-lock";
 import { exhausted } from "../quotas/assert-quota";
@@ -59,14 +60,14 @@ export async function commitUpload(ctx: AuthedCtx, input: CommitInput): Promise<
   try {
     // Read before the transaction: no row stays locked during the blob read.
     const mime = await sniffStoredType(input.blob, input.name);
-    return await ctx.db.transaction((tx) => commitInTransaction({ ...ctx, db: tx }, input, mime));
+    return await pipelinedTransaction(ctx.db, (tx, commitWith) => commitInTransaction({ ...ctx, db: tx }, input, mime, commitWith));
   } catch (error) {
     if (!input.sharedBlob) await getBlobStore().delete(input.blob.id).catch(() => {});
     throw error;
   }
 }
 
-async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, mime: string): Promise<CommitResult> {
+async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, mime: string, commitWith: CommitWith): Promise<CommitResult> {
   const { db } = ctx;
   const user = ctx.actor.user;
   let name = validateName(input.name);
@@ -79,13 +80,14 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, mime: str
   // the name runs once the name's lock is held, so uploads of one name into one folder queue up
   // (50 concurrent uploads become 50 versions) and each sees the previous one's file. The quota
   // rows are locked, then counted (readQuotaStanding). The ids of the rows to create let every
-  // write be sent at once below.
-  const [access, , found, standing, ids] = await settleAll([
+  // write be sent at once below. A copy looks for the finished thumbnail and text of its blob.
+  const [access, , found, standing, ids, finished] = await settleAll([
     getFolderOrThrow(db, user, input.folderId, "browse"),
     db.execute(sql`SELECT pg_advisory_xact_lock(${input.folderId}::int, hashtext(lower(normalize(${name}, NFC))))`).execute(),
     findLiveFileForUpload(db, input.folderId, name),
     readQuotaStanding(db, quotas, { lock: true }),
     db.execute(sql`SELECT nextval(pg_get_serial_sequence('files', 'id'))::int AS file_id, nextval(pg_get_serial_sequence('file_versions', 'id'))::int AS version_id`),
+    input.sharedBlob ? findFinishedDerivatives(db, input.blob.id) : null,
   ] as const);
   const { folder, rights } = access;
   let existing = found;
@@ -119,14 +121,17 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, mime: str
     createdAt: now,
     modifiedAt: now,
   };
-  // Every write, sent together (postgres.js pipelines the statements of one connection): one
-  // round trip. The file, then its version, are started with execute(), before the rows that
-  // refer to them. All are awaited before a failure is reported.
-  const [, createdFile, , , , [version], updatedFile] = await settleAll([
+  // Every write, sent together with the COMMIT (postgres.js pipelines the statements of one
+  // connection): one round trip, and the rows every upload of this user or into this folder
+  // updates (their usage, kept by a trigger on file_versions, and the folder's date) stay locked
+  // only until the COMMIT is done. Each is started here, none waits for anything. The file, then
+  // its version, are started with execute(), before the rows that refer to them. A failure rolls
+  // all back and is reported once all are done.
+  const [, createdFile, , , , [version], updatedFile] = await commitWith([
     db.insert(blobs).values({ id: input.blob.id, size: input.blob.size, md5: input.blob.md5 }).onConflictDoNothing(),
     existing ? undefined : db.insert(files).values({ id: fileId, folderId: folder.id, name, ownerId: user.id, currentVersionId: versionId, createdAt: now, modifiedAt: now }).returning().execute(),
     recordEvent(db, ctx.request, { targetType: "file", targetId: fileId, versionId, type: FILE_EVENT.versionCreated, actorId: user.id }),
-    recordFolderChange(db, ctx, { kind: existing ? "version_created" : "file_created", objectType: "file", objectId: fileId, objectName: name, folderId: folder.id }),
+    recordFolderChange(db, ctx, { kind: existing ? "version_created" : "file_created", objectType: "file", objectId: fileId, objectName: name, folderId: folder.id }, config),
     writeLog(db, { actor: user, request: ctx.request }, {
       type: "ADMLLOG_INSERT",
       message: existing ? `New version ${number} of ${name}` : `Uploaded ${name}`,
@@ -138,29 +143,9 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, mime: str
     existing ? db.update(files).set({ currentVersionId: versionId, modifiedAt: now }).where(eq(files.id, fileId)).returning() : undefined,
     // Versioning off: the new content replaces the old; older versions go for good (after the new one is in).
     existing && !config.features.versioning ? db.delete(fileVersions).where(and(eq(fileVersions.fileId, fileId), sql`${fileVersions.id} <> ${versionId}`)) : undefined,
-    enqueueDerivatives(db, { id: versionId, blobId: input.blob.id }, input.sharedBlob),
+    enqueueDerivatives(db, { id: versionId }, finished),
     db.update(folders).set({ modifiedAt: now }).where(eq(folders.id, folder.id)),
   ] as const);
   const file = (updatedFile ?? createdFile)![0];
   return { file, version, folder, created: !existing, rights, lock: existing?.lock ?? null };
-}
-
-/**
- * Waits for every statement sent together, then fails with the first failure (in the order
- * given) that is not the echo of another (25P02: the statements after a failed one are refused):
- * nothing of the transaction may still be under way (or be sent after it, outside it) once it
- * rolls back.
- */
-async function settleAll<const T extends readonly unknown[]>(work: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
-  const results = await Promise.allSettled(work);
-  const failures = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
-  const cause = failures.find((r) => !isAbortedEcho(r.reason)) ?? failures[0];
-  if (cause) throw cause.reason;
-  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
-}
-
-/** "current transaction is aborted": a statement sent after the one that failed (drizzle wraps the driver's error). */
-function isAbortedEcho(error: unknown): boolean {
-  const code = (error as { code?: string; cause?: { code?: string } })?.cause?.code ?? (error as { code?: string })?.code;
-  return code === "25P02";
 }

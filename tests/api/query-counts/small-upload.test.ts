@@ -13,15 +13,13 @@ beforeAll(openDatabase, 180_000);
 // Small uploads (issue 26, item 4): the database work of one whole multipart upload, pinned so
 // that it cannot silently grow again. On PostgreSQL, the round trips one after the other:
 //   1. the session with its user;
-//   2. BEGIN (postgres.js sends it alone);
-//   3. what the commit decides on: the folder and the rights, the name's lock and the file of
-//      that name with its lock, the quota locks and count, the new rows' ids;
-//   4. every write (file, version, event, log, alerts, derivatives, blob, folder date);
-//   5. COMMIT.
+//   2. BEGIN with what the commit decides on: the folder and the rights, the name's lock and the
+//      file of that name with its lock, the quota locks and count, the new rows' ids;
+//   3. every write (file, version, event, alerts, log, derivatives, blob, folder date) with COMMIT.
 // A body this small is stored before its target is checked (the commit checks it and deletes the
 // blob when it refuses), and the answer is built from what the commit read: nothing before the
 // transaction but the session, nothing after it.
-const ROUND_TRIPS = 5;
+const ROUND_TRIPS = 3;
 // 1 + BEGIN + 7 + 8 + COMMIT on PostgreSQL; PGlite's driver shows no BEGIN and COMMIT.
 const STATEMENTS = { postgres: 18, pglite: 16 };
 
