@@ -69,19 +69,15 @@ async function openPostgres(url: string): Promise<Handle> {
  * then costs two round trips (describe, then execute) and a parse and plan. Prepared, a statement
  * is described and planned once per connection and then runs in one round trip. Statements that
  * inline a list of ids (`ARRAY[1,2,3]`, see id-array.ts) stay unprepared: each list would be a
- * statement of its own, kept until the connection closes. With `isEnded`, statements are refused
- * once it says so.
+ * statement of its own, kept until the connection closes.
  */
-export function preparing(client: Sql, isEnded?: () => boolean): Sql {
+export function preparing(client: Sql): Sql {
   const wrap = (sql: Sql): Sql =>
     new Proxy(sql, {
       get(target, property, receiver) {
         if (property === "unsafe") {
-          return (query: string, args?: unknown[], options: { prepare?: boolean } = {}) => {
-            // A connection whose transaction is over (pipelined-transaction.ts) takes no more statements.
-            if (isEnded?.()) throw new Error(`A statement was sent after its transaction ended: ${query.slice(0, 80)}`);
-            return target.unsafe(query, args as never, { ...options, prepare: options.prepare || !INLINE_IDS.test(query) });
-          };
+          return (query: string, args?: unknown[], options: { prepare?: boolean } = {}) =>
+            target.unsafe(query, args as never, { ...options, prepare: options.prepare || !INLINE_IDS.test(query) });
         }
         if (property === "begin") {
           return (...args: unknown[]) => {

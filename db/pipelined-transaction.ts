@@ -2,7 +2,7 @@ import "server-only";
 import { is, sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { PostgresJsSession, PostgresJsTransaction } from "drizzle-orm/postgres-js/session";
-import type { Sql } from "postgres";
+import type { ReservedSql, Sql } from "postgres";
 import { getDriver, preparing, type DbOrTx, type Tx } from "./index";
 
 /** The results of statements sent together, in their order. */
@@ -29,15 +29,18 @@ export type CommitWith = <const T extends readonly unknown[]>(last: T) => Promis
  * it is refused instead (an error, never a silent write). If `work` fails before `commitWith`, the
  * transaction is rolled back. On PGlite, in process, and inside a caller's transaction, it is an
  * ordinary transaction (a savepoint there).
+ *
+ * Between its statements, `work` waits for nothing but them (no timer, no file): a connection the
+ * server closed while nothing was under way on it is only noticed by the next statement written,
+ * which postgres.js then writes to a socket that is gone (see watched()).
  */
 export async function pipelinedTransaction<T>(db: DbOrTx, work: (tx: Tx, commitWith: CommitWith) => Promise<T>): Promise<T> {
   // Inside a caller's transaction, a savepoint (its COMMIT is the caller's).
   if (is(db, PgTransaction) || (await getDriver()) === "pglite") return db.transaction((tx) => work(tx, settleAll));
   const base = (db as unknown as { session: { dialect: never; schema: never; options: never } }).session;
-  const reserved = await (db as unknown as { $client: Sql }).$client.reserve();
-  let ended = false;
+  const connection = watched(await (db as unknown as { $client: Sql }).$client.reserve());
   // A reserved connection is not a postgres.js transaction (no savepoints): `work` never nests one.
-  const session = new PostgresJsSession(preparing(reserved as unknown as Sql, () => ended), base.dialect, base.schema, base.options);
+  const session = new PostgresJsSession(preparing(connection.sql), base.dialect, base.schema, base.options);
   const tx = new PostgresJsTransaction(base.dialect, session as never, base.schema) as unknown as Tx;
   let closing: "open" | "committing" | "done" = "open";
   const commitWith: CommitWith = async (last) => {
@@ -48,8 +51,8 @@ export async function pipelinedTransaction<T>(db: DbOrTx, work: (tx: Tx, commitW
     // COMMIT joins them in the same write).
     await new Promise((resolve) => setImmediate(resolve));
     closing = "committing";
-    const commit = tx.execute(sql`COMMIT`).execute();
-    ended = true;
+    const commit = connection.lost ? Promise.reject(connection.lost) : tx.execute(sql`COMMIT`).execute();
+    connection.ended = true;
     const [results, committed] = await Promise.all([settled, commit.then(() => null, (error: unknown) => ({ error }))]);
     closing = "done";
     // A failed statement aborted the transaction: COMMIT rolled it back (PostgreSQL answers ROLLBACK).
@@ -63,23 +66,62 @@ export async function pipelinedTransaction<T>(db: DbOrTx, work: (tx: Tx, commitW
     const [began, done] = await Promise.allSettled([begun, work(tx, commitWith)]);
     if (began.status === "rejected") throw began.reason;
     if (done.status === "rejected") throw done.reason;
-    const result = done.value;
     if (closing === "open") {
       closing = "committing";
       await tx.execute(sql`COMMIT`);
       closing = "done";
     }
-    return result;
+    return done.value;
   } catch (error) {
     // Failed before COMMIT was sent: roll back (when a statement failed, PostgreSQL has already).
-    if (closing === "open") {
-      ended = true;
-      await reserved.unsafe("ROLLBACK").catch(() => {});
+    if (closing === "open" && !connection.lost) {
+      connection.ended = true;
+      await connection.raw.unsafe("ROLLBACK").catch((failure: unknown) => connection.noteFailure(failure));
     }
     throw error;
   } finally {
-    reserved.release();
+    // A connection that closed is already back among the closed ones, where postgres.js reopens it
+    // for the next query; released, it would be handed out as open, and the next write to its
+    // socket would throw outside any promise (measured: the process exits).
+    if (!connection.lost) connection.raw.release();
   }
+}
+
+/**
+ * A reserved connection that refuses statements once its transaction has ended or the connection
+ * is lost. postgres.js writes a statement sent to a closed reserved connection to a socket that is
+ * gone, from a setImmediate (an uncaught TypeError: measured, the process exits); every statement's
+ * failure is watched, so a lost connection is known before the next is sent.
+ */
+function watched(raw: ReservedSql) {
+  const state = {
+    raw,
+    ended: false,
+    lost: null as unknown,
+    noteFailure(error: unknown) {
+      if (!state.lost && isConnectionLost(error)) state.lost = error;
+    },
+    sql: new Proxy(raw as unknown as Sql, {
+      get(target, property, receiver) {
+        if (property !== "unsafe") return Reflect.get(target, property, receiver);
+        return (...args: Parameters<Sql["unsafe"]>) => {
+          if (state.lost) throw state.lost;
+          if (state.ended) throw new Error(`A statement was sent after its transaction ended: ${String(args[0]).slice(0, 80)}`);
+          const query = target.unsafe(...args);
+          // Watching starts the query now (postgres.js starts a query when it is first awaited), in the order sent.
+          query.catch((error: unknown) => state.noteFailure(error));
+          return query;
+        };
+      },
+    }),
+  };
+  return state;
+}
+
+/** The connection is gone: its socket failed or closed, or the server ended the session (SQLSTATE classes 08 and 57). */
+function isConnectionLost(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } })?.cause?.code ?? (error as { code?: unknown })?.code;
+  return typeof code === "string" && (code.startsWith("CONNECT") || /^E[A-Z]+$/.test(code) || code.startsWith("08") || code.startsWith("57"));
 }
 
 /**
