@@ -1,7 +1,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import type { AuthOptions } from "next-auth";
-import CredentialsProvider from "next-auth/providers/credentials";
+import * as credentialsModule from "next-auth/providers/credentials";
 import { getDb } from "@/db";
 import { sessions } from "@/db/schema";
 import { displayName } from "../audit/write-log";
@@ -10,11 +10,19 @@ import type { RequestInfo } from "../context";
 import { AppError } from "../errors";
 import { requestInfo } from "../http/request-info";
 import { nextAuthRedirect } from "../http/return-path";
+
 import { completeSignIn } from "../mfa/complete-sign-in";
 import { relyingParty } from "../mfa/relying-party";
 import { connect } from "./connect";
 import { getAuthSecret } from "./secret";
 import { hashToken } from "./tokens";
+
+// A CommonJS module compiled from ESM: Next's bundler unwraps its default, Node's own ESM loader
+// (server.ts, which now answers the SSO callbacks: issue 26) hands over module.exports, whose
+// `default` is the provider.
+type Credentials = typeof import("next-auth/providers/credentials").default;
+const imported = credentialsModule as unknown as { default: Credentials | { default: Credentials } };
+const CredentialsProvider: Credentials = typeof imported.default === "function" ? imported.default : imported.default.default;
 
 // The sessions table enforces session_limit and session_idle; the cookie itself may live long.
 const COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
