@@ -11,6 +11,7 @@ import { resolveRightsMany } from "../rights/resolve-many";
 import type { Rights } from "../rights/rights";
 import { targetIdsOf } from "../rights/targets";
 import { tagMatch } from "../tags/tag-search";
+import { textMatches } from "../texts/text-query";
 import { idArray, inChunks } from "./id-array";
 import { presentFolders } from "./present-folders";
 
@@ -121,8 +122,9 @@ type KeywordMatch = { folder: SQL | undefined | false; file: SQL | undefined | f
 /**
  * The keyword conditions on folders and files (undefined: no keywords; false: this kind cannot
  * match, folders having no content). Name only is the search's fast path and stays exactly the
- * trigram match. The text conditions use the 'simple' configuration and spell the expressions of
- * the GIN indexes (version_texts.tsv, annotations_text_tsv_idx) literally, so the indexes serve them.
+ * trigram match. Contents match in each text's language (text-query.ts, on version_texts.tsv);
+ * annotations use the 'simple' configuration and spell the expression of annotations_text_tsv_idx
+ * literally, so the index serves them.
  */
 function keywordMatch(words: string[], query: ReadFolderQuery): KeywordMatch {
   if (words.length === 0) return { folder: undefined, file: undefined };
@@ -141,7 +143,7 @@ function keywordMatch(words: string[], query: ReadFolderQuery): KeywordMatch {
     folder: anyOf([byName && and(...words.map((w) => nameContains(folders.nameKey, w))), query.in_annotations && annotated("folder", folders.id)]),
     file: anyOf([
       byName && and(...words.map((w) => nameContains(files.nameKey, w))),
-      query.in_content && sql`${files.currentVersionId} IN (SELECT t.version_id FROM version_texts t WHERE t.tsv @@ ${tsquery})`,
+      query.in_content && sql`${files.currentVersionId} IN (SELECT t.version_id FROM version_texts t WHERE ${textMatches(words.join(" "))})`,
       query.in_annotations && annotated("file", files.id),
     ]),
   };
