@@ -105,7 +105,9 @@ export async function streamMultipartFile<T>(source: BodySource, options: Multip
 
   const maxBody = options.maxBodyBytes ?? options.maxFileBytes + 1024 * 1024;
   try {
-    await pipeline(source.body, limitBytes(maxBody, fail, options.highWaterMark), parser);
+    // Without a bound (whole uploads, which the quotas cut off downstream), no counting stage.
+    if (Number.isFinite(maxBody)) await pipeline(source.body, limitBytes(maxBody, fail, options.highWaterMark), parser);
+    else await pipeline(source.body, parser);
   } catch (error) {
     if (failure === undefined) failure = error instanceof AppError ? error : new AppError("invalid_request", `Malformed or interrupted multipart body: ${(error as Error).message}`);
   } finally {
