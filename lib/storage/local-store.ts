@@ -1,12 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { createReadStream, createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Readable } from "node:stream";
+import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { HEAD_BYTES, type BlobStore, type ByteRange, type StoredBlob } from "./blob-store";
-import { FileSink } from "./file-sink";
 import { createMd5, hashFile } from "./md5";
 import { StorageError } from "./storage-error";
 
@@ -36,23 +35,30 @@ export class LocalBlobStore implements BlobStore {
     const id = randomUUID();
     const temp = path.join(this.tempDir, `${id}.part`);
     const md5 = createMd5(options.expectedBytes);
-    // Counted, capped, hashed and written in one stage, made durable (fdatasync) before the rename.
-    const sink = new FileSink(temp, {
-      flags: "w",
-      md5,
-      maxBytes: options.maxBytes,
-      tooLarge: () => new StorageError("over_limit", "Storage exhausted: the content exceeds the available quota"),
-      // The first bytes are kept (copied: the chunk goes on to the file) for content sniffing.
-      headBytes: HEAD_BYTES,
-      flush: true,
+    let size = 0;
+    const max = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    // The first bytes are kept (copied: the chunk goes on to the file) for content sniffing.
+    const head = Buffer.allocUnsafe(HEAD_BYTES);
+    let headFilled = 0;
+    const meter = new Transform({
+      highWaterMark: 1 << 20,
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        if (size > max) return done(new StorageError("over_limit", "Storage exhausted: the content exceeds the available quota"));
+        if (headFilled < HEAD_BYTES) headFilled += chunk.copy(head, headFilled, 0, Math.min(chunk.length, HEAD_BYTES - headFilled));
+        // The worker hasher makes us wait only when it is behind (bounded memory).
+        const behind = md5.update(chunk);
+        if (behind) behind.then(() => done(null, chunk), done);
+        else done(null, chunk);
+      },
     });
     try {
-      await pipeline(source, sink, { signal: options.signal });
+      await pipeline(source, meter, createWriteStream(temp, { flush: true, highWaterMark: 1 << 20 }), { signal: options.signal });
       const digest = await md5.digest();
       const target = this.pathOf(id);
       await fs.mkdir(path.dirname(target), { recursive: true });
       await fs.rename(temp, target);
-      return { id, size: sink.bytes, md5: digest, head: sink.headView() };
+      return { id, size, md5: digest, head: new Uint8Array(head.buffer, head.byteOffset, headFilled) };
     } catch (error) {
       md5.abort();
       await fs.rm(temp, { force: true });

@@ -1,12 +1,13 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { pipeline } from "node:stream/promises";
 import { getBlobStore } from "@/lib/server/blobs/stores";
-import { StorageError } from "@/lib/storage/storage-error";
 import type { AuthedCtx } from "../context";
 import { AppError, forbidden } from "../errors";
 import { commitUpload } from "../files/commit-upload";
 import { validateName } from "../files/names";
 import { nodeBodyView } from "../http/body-source";
+import { capBytes } from "../uploads/receive-chunk";
 import { assertUploadAllowed } from "../uploads/upload-target";
 import { resolveDavPath } from "./dav-path";
 import { sendEmpty } from "./dav-response";
@@ -31,18 +32,24 @@ export async function put(ctx: AuthedCtx, req: IncomingMessage, res: ServerRespo
   if (declared !== undefined && (!Number.isSafeInteger(declared) || declared < 0)) throw new AppError("invalid_request", "Invalid Content-Length");
   const { room } = await assertUploadAllowed(ctx, { folderId: folder.id, name, neverOverwrite: false }, declared, { room: true });
 
-  // Through a view of the request: a refusal half-way (the quota's room, the store) stops the
-  // view, never the request, whose rest the answer drains within bounds (answer-early.ts). The
-  // store cuts the body off past the room (507) in its own single stage.
+  const cap = capBytes(room ?? Number.POSITIVE_INFINITY, () => new AppError("insufficient_storage", "Storage exhausted: this file would exceed a quota"));
+  // Through a view of the request: a refusal half-way (the cap, the store) stops the view, never
+  // the request, whose rest the answer drains within bounds (answer-early.ts).
   const source = nodeBodyView(req);
+  const feeding = pipeline(source.body, cap);
+  feeding.catch(() => {});
   const store = getBlobStore();
-  const interrupted = (error: unknown) => (error instanceof AppError || error instanceof StorageError ? error : new AppError("invalid_request", "The request body was interrupted"));
+  const interrupted = (error: unknown) => (error instanceof AppError ? error : new AppError("invalid_request", "The request body was interrupted"));
   const blob = await store
-    .put(source.body, { expectedBytes: declared, maxBytes: room === undefined || !Number.isFinite(room) ? undefined : room })
+    .put(cap, { expectedBytes: declared })
     .catch((error: unknown) => {
       throw interrupted(error);
     })
     .finally(() => source.release());
+  await feeding.catch(async (error: unknown) => {
+    await store.delete(blob.id).catch(() => {});
+    throw interrupted(error);
+  });
   if (declared !== undefined && blob.size !== declared) {
     await store.delete(blob.id).catch(() => {});
     throw new AppError("invalid_request", `Received ${blob.size} bytes, Content-Length announced ${declared}`);

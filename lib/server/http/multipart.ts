@@ -105,9 +105,7 @@ export async function streamMultipartFile<T>(source: BodySource, options: Multip
 
   const maxBody = options.maxBodyBytes ?? options.maxFileBytes + 1024 * 1024;
   try {
-    // Without a bound (whole uploads, which the quotas cut off downstream), no counting stage.
-    if (Number.isFinite(maxBody)) await pipeline(source.body, limitBytes(maxBody, fail, options.highWaterMark), parser);
-    else await pipeline(source.body, parser);
+    await pipeline(source.body, limitBytes(maxBody, fail, options.highWaterMark), parser);
   } catch (error) {
     if (failure === undefined) failure = error instanceof AppError ? error : new AppError("invalid_request", `Malformed or interrupted multipart body: ${(error as Error).message}`);
   } finally {

@@ -4,7 +4,6 @@ import { createReadStream, createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Transform, type Readable } from "node:stream";
-import { FileSink } from "@/lib/storage/file-sink";
 import { pipeline } from "node:stream/promises";
 import type { UploadFields } from "@/lib/contracts/uploads";
 import { storageError } from "../blobs/stores";
@@ -78,14 +77,27 @@ export async function writeChunkAt(uploadId: string, offset: number, stream: Rea
     // In order (the usual case), the bytes are hashed as they are written: no re-read at the end.
     begun = true;
     md5 = beginChunkWrite(uploadId, offset, { size: Number(before.size), mtimeNs: before.mtimeNs }, totalBytes);
-    const tooLarge = () => (refusal = new AppError("payload_too_large", `The chunk is larger than the ${maxBytes} bytes it must have`));
-    // One stage (FileSink) counts, refuses before a byte past the chunk's own place is written,
-    // hashes, and batches the socket's small reads into large writes at the offset, while the next
-    // bytes arrive. Its own descriptor; the handle's datasync below makes its bytes durable all the
-    // same (same file). `refusal` is kept: the pipeline may report the source's own error instead.
-    const sink = new FileSink(chunkDataFile(uploadId), { flags: "r+", start: offset, md5, maxBytes, tooLarge });
-    await pipeline(stream, sink);
-    written = sink.bytes;
+    const meter = new Transform({
+      highWaterMark: MiB,
+      transform(chunk: Buffer, _encoding, next) {
+        // Refused before a byte past the chunk's own place is written.
+        if (written + chunk.length > maxBytes) {
+          // Kept: the pipeline may report the source's own error (destroyed with it) instead.
+          refusal = new AppError("payload_too_large", `The chunk is larger than the ${maxBytes} bytes it must have`);
+          return next(refusal);
+        }
+        written += chunk.length;
+        // The worker hasher makes us wait only when it is behind (bounded memory).
+        const behind = md5?.update(chunk);
+        if (behind) behind.then(() => next(null, chunk), next);
+        else next(null, chunk);
+      },
+    });
+    // A write stream at the offset batches the socket's small reads into large writes (writev),
+    // and writes while the next bytes arrive: one awaited write per 64 KiB read was slower.
+    // Its own descriptor (a stream closes the one it writes through, even on error); the handle's
+    // datasync below makes its bytes durable all the same (same file).
+    await pipeline(stream, meter, createWriteStream(chunkDataFile(uploadId), { flags: "r+", start: offset, highWaterMark: MiB }));
     await handle.datasync();
     if (md5) done = { written, offset, mtimeNs: (await handle.stat({ bigint: true })).mtimeNs };
     return written;

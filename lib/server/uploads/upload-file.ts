@@ -1,5 +1,7 @@
 import "server-only";
 import fs from "node:fs/promises";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type { Folder } from "@/db/schema";
 import { uploadFields, uploadFieldsObject, type UploadFields } from "@/lib/contracts/uploads";
 import { getBlobStore } from "@/lib/server/blobs/stores";
@@ -13,7 +15,7 @@ import type { BodySource } from "../http/body-source";
 import { streamMultipartFile, type FilePart } from "../http/multipart";
 import type { Mode } from "../present/mode";
 import { remainingQuota } from "../quotas/assert-quota";
-import { chunkOffset, dropIfEmpty, expectedChunkBytes, openChunkedUpload, receiveChunk, receiveChunkPart, writeChunkAt, type ChunkPart } from "./receive-chunk";
+import { capBytes, chunkOffset, dropIfEmpty, expectedChunkBytes, openChunkedUpload, receiveChunk, receiveChunkPart, writeChunkAt, type ChunkPart } from "./receive-chunk";
 import { assertUploadAllowed, ensureTargetFolder } from "./upload-target";
 
 export type UploadOutcome = { kind: "file"; file: FileJson; committed: FileItem } | { kind: "received" } | { kind: "missing"; missing: number[] };
@@ -138,9 +140,16 @@ async function receiveFile(ctx: AuthedCtx, file: FilePart, earlyRaw: Readonly<Re
   // Without the folder yet, the user's and the platform's quotas still bound the file.
   // Known from the target check when the folder came first; else the user's and platform's quotas.
   const room = early.folderId !== undefined ? allowedRoom! : await remainingQuota(ctx.db, { userId: ctx.actor.user.id, folder });
-  // The store cuts the part off once it outgrows `room` (507); its pipeline then stops the part
-  // too (multipart.ts drains the rest). No stage of its own: every stage costs per socket read.
-  return { kind: "blob", name, mime, blob: await getBlobStore().put(file.stream, { expectedBytes: estimate, maxBytes: Number.isFinite(room) ? room : undefined }) };
+  const stream = Number.isFinite(room) ? capped(file.stream, room) : file.stream;
+  return { kind: "blob", name, mime, blob: await getBlobStore().put(stream, { expectedBytes: estimate }) };
+}
+
+/** The file part, failing with 507 once it outgrows `room`. */
+function capped(stream: Readable, room: number): Readable {
+  const cap = capBytes(room, () => new AppError("insufficient_storage", "Storage exhausted: this file would exceed a quota"));
+  // pipeline, not pipe: the cap's error must stop the part too (multipart.ts then drains the rest).
+  pipeline(stream, cap).catch(() => {});
+  return cap;
 }
 
 /**
