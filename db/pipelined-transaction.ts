@@ -30,9 +30,9 @@ export type CommitWith = <const T extends readonly unknown[]>(last: T) => Promis
  * transaction is rolled back. On PGlite, in process, and inside a caller's transaction, it is an
  * ordinary transaction (a savepoint there).
  *
- * Between its statements, `work` waits for nothing but them (no timer, no file): a connection the
- * server closed while nothing was under way on it is only noticed by the next statement written,
- * which postgres.js then writes to a socket that is gone (see watched()).
+ * A connection the server closes while nothing is under way on it (a restart, an administrator,
+ * idle_session_timeout) is noticed when the driver sees the close, and the next statement is
+ * refused (see watched()): postgres.js would write it to a socket that is gone.
  */
 export async function pipelinedTransaction<T>(db: DbOrTx, work: (tx: Tx, commitWith: CommitWith) => Promise<T>): Promise<T> {
   // Inside a caller's transaction, a savepoint (its COMMIT is the caller's).
@@ -83,17 +83,38 @@ export async function pipelinedTransaction<T>(db: DbOrTx, work: (tx: Tx, commitW
     // A connection that closed is already back among the closed ones, where postgres.js reopens it
     // for the next query; released, it would be handed out as open, and the next write to its
     // socket would throw outside any promise (measured: the process exits).
+    connection.unwatch();
     if (!connection.lost) connection.raw.release();
   }
 }
 
+/** What postgres.js hands a query's `onexecute` option: the connection it is written to. */
+type DriverConnection = { onclose: ((error: unknown) => void) | null };
+
 /**
  * A reserved connection that refuses statements once its transaction has ended or the connection
  * is lost. postgres.js writes a statement sent to a closed reserved connection to a socket that is
- * gone, from a setImmediate (an uncaught TypeError: measured, the process exits); every statement's
- * failure is watched, so a lost connection is known before the next is sent.
+ * gone, from a setImmediate (an uncaught TypeError: measured, the process exits). So the loss is
+ * known before the next statement is sent, twice over: every statement's failure is watched, and
+ * the connection's close is (postgres.js calls the `onclose` of a connection when its socket
+ * closes, as its own sql.begin() relies on; the connection is handed to the `onexecute` option
+ * of each statement written to it). A close while nothing is under way fails no statement: only
+ * the second way sees it.
  */
 function watched(raw: ReservedSql) {
+  let hooked: DriverConnection | null = null;
+  const onclose = (error: unknown) => {
+    hooked = null;
+    state.lost ??= error ?? new Error("The database connection closed");
+  };
+  const onexecute = (connection: DriverConnection) => {
+    if (hooked !== connection) {
+      hooked = connection;
+      connection.onclose = onclose;
+    }
+    // postgres.js goes on writing to the connection when this is true (its own default).
+    return true;
+  };
   const state = {
     raw,
     ended: false,
@@ -101,13 +122,18 @@ function watched(raw: ReservedSql) {
     noteFailure(error: unknown) {
       if (!state.lost && isConnectionLost(error)) state.lost = error;
     },
+    /** The connection goes back to the pool: its close is no longer this transaction's. */
+    unwatch() {
+      if (hooked?.onclose === onclose) hooked.onclose = null;
+      hooked = null;
+    },
     sql: new Proxy(raw as unknown as Sql, {
       get(target, property, receiver) {
         if (property !== "unsafe") return Reflect.get(target, property, receiver);
-        return (...args: Parameters<Sql["unsafe"]>) => {
+        return (...[text, parameters, options]: Parameters<Sql["unsafe"]>) => {
           if (state.lost) throw state.lost;
-          if (state.ended) throw new Error(`A statement was sent after its transaction ended: ${String(args[0]).slice(0, 80)}`);
-          const query = target.unsafe(...args);
+          if (state.ended) throw new Error(`A statement was sent after its transaction ended: ${String(text).slice(0, 80)}`);
+          const query = target.unsafe(text, parameters, { ...options, onexecute } as never);
           // Watching starts the query now (postgres.js starts a query when it is first awaited), in the order sent.
           query.catch((error: unknown) => state.noteFailure(error));
           return query;

@@ -119,4 +119,28 @@ describe("pipelinedTransaction", () => {
     }
     expect(await logsNamed(message)).toHaveLength(0);
   });
+
+  it("refuses the next statement when its connection closed while nothing was under way on it, without crashing (PostgreSQL)", async () => {
+    if ((await getDriver()) !== "postgres") return;
+    const db = await getDb();
+    const message = mark();
+    const cut = pipelinedTransaction(db, async (tx, commitWith) => {
+      await insertLog(tx, message);
+      const [{ pid }] = rows<{ pid: number }>(await tx.execute(sql`SELECT pg_backend_pid() AS pid`));
+      await db.execute(sql`SELECT pg_terminate_backend(${pid}::int)`);
+      // The socket's close has been seen by the driver before the next statement is sent (an idle
+      // connection the server ended: a restart, an administrator, idle_session_timeout).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return commitWith([insertLog(tx, message), insertLog(tx, message)] as const);
+    });
+    await expect(cut).rejects.toBeInstanceOf(Error);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const settled = await Promise.allSettled(Array.from({ length: 12 }, () => db.execute(sql`SELECT 1`)));
+    expect(settled.filter((r) => r.status === "rejected").length).toBeLessThanOrEqual(1);
+    // The pool keeps all its connections: as many pipelined transactions as it has run at once.
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(Array.from({ length: 10 }, () => pipelinedTransaction(db, async (tx, commitWith) => commitWith([insertLog(tx, mark())] as const))));
+    }
+    expect(await logsNamed(message)).toHaveLength(0);
+  });
 });
