@@ -77,3 +77,7 @@ const CONFIG_RELOAD = /^select "key", "value", "updated_at" from "platform_confi
 
 /** The statements of a counted call but a reload of the platform configuration. */
 export const routeWork = (statements: string[]) => statements.filter((s) => !CONFIG_RELOAD.test(s.trim()));
+
+/** The round trips of a counted call but one that only reloaded the platform configuration. */
+export const routeRoundTrips = ({ statements, batches }: Pick<Counted<unknown>, "statements" | "batches">) =>
+  new Set(batches.filter((_, i) => !CONFIG_RELOAD.test(statements[i].trim()))).size;

@@ -5,7 +5,7 @@ import { fileResponse } from "@/lib/contracts/files";
 import { createTestUser, type TestUser } from "../../helpers/factories";
 import { createFolder } from "../../helpers/files";
 import { call } from "../../helpers/http";
-import { countQueries, routeWork } from "../../helpers/query-count";
+import { countQueries, routeRoundTrips, routeWork } from "../../helpers/query-count";
 import { multipartBody, openDatabase, randomFile } from "../../helpers/upload-factories";
 
 beforeAll(openDatabase, 180_000);
@@ -49,9 +49,11 @@ async function warmUp(user: TestUser, folderId: number) {
 const ADMISSION = { roundTrips: 1, statements: 4 };
 
 async function counted(send: () => ReturnType<typeof call>) {
-  const { result, statements, roundTrips, batches } = await countQueries(send);
+  const { result, statements, batches } = await countQueries(send);
   expect(result.status, result.text).toBe(201);
   const work = routeWork(statements);
+  // A reload of the platform configuration (cached 2 s) may fall in the call on a loaded machine.
+  const roundTrips = routeRoundTrips({ statements, batches });
   const listing = statements.map((s, i) => `${batches[i]}: ${s.replace(/\s+/g, " ").slice(0, 120)}`).join("\n");
   return { body: fileResponse.parse(result.body), work, roundTrips, listing };
 }
