@@ -66,14 +66,15 @@ describe("job leases", () => {
     let runs = 0;
     registerJobHandler(kind, async () => async () => {
       runs++;
-      await sleep(3_000);
+      await sleep(7_000);
     });
     await enqueueJob(db, kind, {});
-    // Two processes on one database; the job runs five times its lease, renewed every third of it.
-    const leases = { leaseMs: 600, reclaimEveryMs: 100 };
+    // Two processes on one database; the job runs over twice its lease, renewed every third of it
+    // (a renewal may wait its turn a second behind the polls on a loaded machine, on PGlite's one connection).
+    const leases = { leaseMs: 3_000, reclaimEveryMs: 100 };
     startWorker(kind, leases);
     startWorker(kind, leases);
-    await expect.poll(async () => (await jobsOf(kind))[0].status, { timeout: 20_000 }).toBe("done");
+    await expect.poll(async () => (await jobsOf(kind))[0].status, { timeout: 40_000 }).toBe("done");
     expect(runs).toBe(1);
     expect((await jobsOf(kind))[0].attempts).toBe(1);
   });
