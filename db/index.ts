@@ -71,7 +71,7 @@ async function openPostgres(url: string): Promise<Handle> {
  * inline a list of ids (`ARRAY[1,2,3]`, see id-array.ts) stay unprepared: each list would be a
  * statement of its own, kept until the connection closes.
  */
-function preparing(client: Sql): Sql {
+export function preparing(client: Sql): Sql {
   const wrap = (sql: Sql): Sql =>
     new Proxy(sql, {
       get(target, property, receiver) {

@@ -12,6 +12,9 @@ import { StorageError } from "./storage-error";
 /** Blobs on the local filesystem: DATA_DIR/blobs/ab/cd/<id>, work in progress in DATA_DIR/blobs/tmp. */
 export class LocalBlobStore implements BlobStore {
   readonly tempDir: string;
+  // Made once (again if it ever went missing), not before every write: a small upload's time is
+  // counted in system calls.
+  private tempDirMade = false;
 
   constructor(private readonly root: string) {
     this.tempDir = path.join(root, "tmp");
@@ -31,7 +34,10 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async put(source: Readable | AsyncIterable<Uint8Array>, options: { maxBytes?: number; signal?: AbortSignal; expectedBytes?: number } = {}): Promise<StoredBlob> {
-    await fs.mkdir(this.tempDir, { recursive: true });
+    if (!this.tempDirMade) {
+      await fs.mkdir(this.tempDir, { recursive: true });
+      this.tempDirMade = true;
+    }
     const id = randomUUID();
     const temp = path.join(this.tempDir, `${id}.part`);
     const md5 = createMd5(options.expectedBytes);
@@ -55,11 +61,10 @@ export class LocalBlobStore implements BlobStore {
     try {
       await pipeline(source, meter, createWriteStream(temp, { flush: true, highWaterMark: 1 << 20 }), { signal: options.signal });
       const digest = await md5.digest();
-      const target = this.pathOf(id);
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.rename(temp, target);
+      await this.moveIn(temp, id);
       return { id, size, md5: digest, head: new Uint8Array(head.buffer, head.byteOffset, headFilled) };
     } catch (error) {
+      if ((error as { code?: string }).code === "ENOENT") this.tempDirMade = false;
       md5.abort();
       await fs.rm(temp, { force: true });
       throw storageError(error);
@@ -76,10 +81,20 @@ export class LocalBlobStore implements BlobStore {
     } finally {
       await handle.close();
     }
-    const target = this.pathOf(id);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.rename(file, target);
+    await this.moveIn(file, id);
     return { id, size, md5 };
+  }
+
+  /** Renames a finished file to the blob `id`; its folder (ab/cd) is made when the first blob of it comes. */
+  private async moveIn(file: string, id: string) {
+    const target = this.pathOf(id);
+    try {
+      await fs.rename(file, target);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "ENOENT") throw error;
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.rename(file, target);
+    }
   }
 
   async read(id: string, range?: ByteRange): Promise<Readable> {

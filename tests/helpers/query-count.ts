@@ -1,7 +1,14 @@
 import { getDb, getDriver } from "@/db";
 
-/** `params[i]` are the parameters of `statements[i]`. */
-export type Counted<T> = { result: T; count: number; statements: string[]; params: unknown[][] };
+/**
+ * `params[i]` are the parameters of `statements[i]`. `roundTrips`: the groups of statements sent
+ * in one turn of the event loop (postgres.js writes what was issued together at once, on the
+ * connections it was given to, and answers come back in a later turn), that is how many times the
+ * call waits for the database, one after the other. `batches[i]` is the group of `statements[i]`.
+ * A statement that is not yet prepared on its connection costs a hidden round trip more (its
+ * parameter types are asked first): warm the call up before counting.
+ */
+export type Counted<T> = { result: T; count: number; statements: string[]; params: unknown[][]; roundTrips: number; batches: number[] };
 
 const ARRAY_TYPES = /^\s*select b\.oid, b\.typarray\s+from pg_catalog\.pg_type a/;
 
@@ -19,9 +26,19 @@ export async function countQueries<T>(fn: () => Promise<T>): Promise<Counted<T>>
   const db = await getDb();
   const statements: string[] = [];
   const params: unknown[][] = [];
+  const batches: number[] = [];
+  let batch = -1;
+  let open = false;
   const record = (query: string, values: unknown[] = []) => {
     statements.push(query);
     params.push(values);
+    // Everything issued before the check phase goes out together (postgres.js flushes in a setImmediate).
+    if (!open) {
+      open = true;
+      batch++;
+      setImmediate(() => (open = false));
+    }
+    batches.push(batch);
   };
   let restore: () => void;
   if ((await getDriver()) === "postgres") {
@@ -48,7 +65,7 @@ export async function countQueries<T>(fn: () => Promise<T>): Promise<Counted<T>>
   }
   try {
     const result = await fn();
-    return { result, count: statements.length, statements, params };
+    return { result, count: statements.length, statements, params, roundTrips: batch + 1, batches };
   } finally {
     restore();
   }
@@ -60,3 +77,7 @@ const CONFIG_RELOAD = /^select "key", "value", "updated_at" from "platform_confi
 
 /** The statements of a counted call but a reload of the platform configuration. */
 export const routeWork = (statements: string[]) => statements.filter((s) => !CONFIG_RELOAD.test(s.trim()));
+
+/** The round trips of a counted call but one that only reloaded the platform configuration. */
+export const routeRoundTrips = ({ statements, batches }: Pick<Counted<unknown>, "statements" | "batches">) =>
+  new Set(batches.filter((_, i) => !CONFIG_RELOAD.test(statements[i].trim()))).size;

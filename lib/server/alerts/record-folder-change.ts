@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { getPlatformConfig } from "../config/platform-config";
+import { getPlatformConfig, type PlatformConfig } from "../config/platform-config";
 import type { AuthedCtx } from "../context";
 
 export type FolderChangeKind = "file_created" | "version_created" | "deleted" | "annotation";
@@ -33,8 +33,9 @@ export function digestDelaySeconds(): number {
  * recipient may read the folder is checked by the digest job with the rights resolver, which also
  * drops lines of folders they lost access to in the meantime.
  */
-export async function recordFolderChange(db: DbOrTx, ctx: AuthedCtx, change: FolderChange): Promise<void> {
-  const { self_alert } = await getPlatformConfig(db);
+export async function recordFolderChange(db: DbOrTx, ctx: AuthedCtx, change: FolderChange, config?: Pick<PlatformConfig, "self_alert">): Promise<void> {
+  // `config` when the caller has it: the statement then goes out at once (commitUpload sends its COMMIT right behind).
+  const { self_alert } = config ?? (await getPlatformConfig(db));
   const actorId = ctx.actor.user.id;
   const where =
     change.folderId !== undefined

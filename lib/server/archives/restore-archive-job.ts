@@ -93,7 +93,7 @@ async function finishRestore(db: Db, archive: Archive) {
       UPDATE files f SET deleted_at = NULL, current_version_id = (
         SELECT v.id FROM file_versions v WHERE v.file_id = f.id AND v.deleted_at IS NULL ORDER BY v.number DESC LIMIT 1)
       WHERE f.id IN ${fileItems}`);
-    for (const v of saved) await enqueueDerivatives(tx, { id: v.id, blobId: v.restoredBlobId ?? v.sourceBlobId });
+    for (const v of saved) await enqueueDerivatives(tx, { id: v.id });
     const [owner] = locked.ownerId === null ? [] : await tx.select().from(users).where(eq(users.id, locked.ownerId));
     await writeLog(tx, { actor: owner ?? null, request: { ip: "job", userAgent: null } }, {
       type: "ADMLLOG_RESTORE",

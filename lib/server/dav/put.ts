@@ -30,9 +30,9 @@ export async function put(ctx: AuthedCtx, req: IncomingMessage, res: ServerRespo
   const declaredHeader = req.headers["content-length"];
   const declared = declaredHeader === undefined ? undefined : Number(declaredHeader);
   if (declared !== undefined && (!Number.isSafeInteger(declared) || declared < 0)) throw new AppError("invalid_request", "Invalid Content-Length");
-  const { room } = await assertUploadAllowed(ctx, { folderId: folder.id, name, neverOverwrite: false }, declared, { room: true });
+  const { room } = await assertUploadAllowed(ctx, { folderId: folder.id, name, neverOverwrite: false }, declared);
 
-  const cap = capBytes(room ?? Number.POSITIVE_INFINITY, () => new AppError("insufficient_storage", "Storage exhausted: this file would exceed a quota"));
+  const cap = capBytes(room, () => new AppError("insufficient_storage", "Storage exhausted: this file would exceed a quota"));
   // Through a view of the request: a refusal half-way (the cap, the store) stops the view, never
   // the request, whose rest the answer drains within bounds (answer-early.ts).
   const source = nodeBodyView(req);

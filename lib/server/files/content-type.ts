@@ -37,17 +37,22 @@ const HTML_OPENINGS = ["<!doctype html", "<html", "<head", "<script", "<iframe",
  * (`<script`, `<svg`, `<html`) counts too, so that text with a page inside is never an image.
  */
 export function sniffMarkup(head: Uint8Array): "html" | "svg" | "xml" | null {
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(head).replace(/^\uFEFF/, "").replace(/\0/g, "");
-  const start = text.trimStart().toLowerCase();
+  const text = utf8.decode(head).replace(/^\uFEFF/, "").replace(/\0/g, "");
+  const trimmed = text.trimStart();
+  // The openings are short: only the beginning is lowercased (every upload passes here). The tags
+  // searched anywhere are matched regardless of case instead of on a lowercased copy: the same
+  // matches, since no other character lowercases to one of their ASCII letters alone.
+  const start = trimmed.slice(0, 32).toLowerCase();
   const opensWith = (tag: string) => start.startsWith(tag) && (tag === "<!--" || /^[\s>/]/.test(start.charAt(tag.length)));
   if (opensWith("<svg")) return "svg";
   if (HTML_OPENINGS.some(opensWith)) return "html";
-  if (start.startsWith("<?xml")) return /<svg[\s>/]/.test(start) ? "svg" : "xml";
-  const lower = text.toLowerCase();
-  if (/<svg[\s>/]/.test(lower)) return "svg";
-  if (/<(script|html|iframe|object|embed)[\s>/]/.test(lower)) return "html";
+  if (start.startsWith("<?xml")) return /<svg[\s>/]/i.test(trimmed) ? "svg" : "xml";
+  if (/<svg[\s>/]/i.test(text)) return "svg";
+  if (/<(script|html|iframe|object|embed)[\s>/]/i.test(text)) return "html";
   return null;
 }
+
+const utf8 = new TextDecoder("utf-8", { fatal: false });
 
 /** Text has no NUL byte in its first bytes (UTF-16 files are the rare exception, and stay generic). */
 const looksLikeText = (head: Uint8Array) => !head.includes(0);

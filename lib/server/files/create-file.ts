@@ -11,7 +11,7 @@ import type { Mode } from "../present/mode";
 import { commitUpload, type CommitResult } from "./commit-upload";
 import { getFileOrThrow } from "./get-file";
 import { validateName, sameName } from "./names";
-import { presentFiles, type FileJson } from "./present-files";
+import { presentCommitted, presentFiles, type FileJson } from "./present-files";
 
 export type CreateFileResult = { created: boolean; file: FileJson };
 
@@ -83,7 +83,6 @@ function privateRootOf(ctx: AuthedCtx): number {
   return root;
 }
 
-async function present(ctx: AuthedCtx, result: CommitResult, mode: Mode): Promise<FileJson> {
-  const [json] = await presentFiles(ctx, [result], mode);
-  return json;
+function present(ctx: AuthedCtx, result: CommitResult, mode: Mode): Promise<FileJson> {
+  return presentCommitted(ctx, result, mode);
 }

@@ -2,7 +2,8 @@ import "server-only";
 import { and, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { preparedOnce } from "@/db/prepared";
-import { fileVersions, files, folders, type FileRow, type FileVersion, type Folder } from "@/db/schema";
+import { fileLocks, fileVersions, files, folders, type FileRow, type FileVersion, type Folder } from "@/db/schema";
+import type { LockRow } from "../locks/serialize-lock";
 import { sameName } from "./names";
 
 /**
@@ -17,6 +18,20 @@ export function liveFileNamed(folderId: number, name: string, exceptId?: number)
 /** The live file of a folder with this name, if any. */
 export async function findLiveFileByName(db: DbOrTx, folderId: number, name: string): Promise<FileRow | undefined> {
   const [found] = await db.select().from(files).where(liveFileNamed(folderId, name)).limit(1);
+  return found;
+}
+
+/**
+ * The live file of a folder with this name, if any, with what an upload onto it needs: its lock
+ * (null when unlocked) and the number of its last version (trashed ones included).
+ */
+export async function findLiveFileForUpload(db: DbOrTx, folderId: number, name: string): Promise<{ file: FileRow; lock: LockRow | null; lastNumber: number } | undefined> {
+  const [found] = await db
+    .select({ file: files, lock: fileLocks, lastNumber: sql<number>`(SELECT coalesce(max(v.number), 0) FROM ${fileVersions} v WHERE v.file_id = ${files.id})`.mapWith(Number) })
+    .from(files)
+    .leftJoin(fileLocks, eq(fileLocks.fileId, files.id))
+    .where(liveFileNamed(folderId, name))
+    .limit(1);
   return found;
 }
 

@@ -4,9 +4,11 @@ import { fileVersions, type FileRow, type FileVersion, type Folder } from "@/db/
 import type { FileResponse } from "@/lib/contracts/files";
 import { annotationFields, countAnnotations, type AnnotationCounts } from "../annotations/count-annotations";
 import type { AuthedCtx } from "../context";
+import type { CommitResult } from "./commit-upload";
 import { iso } from "../present/envelope";
 import type { Mode } from "../present/mode";
-import { loadLocks, serializeLock } from "../locks/serialize-lock";
+import { displayName } from "../audit/write-log";
+import { loadLocks, serializeLock, type LockRow } from "../locks/serialize-lock";
 import { loadThumbnails, type ThumbnailFields } from "../previews/thumbnail-fields";
 import { resolveRights } from "../rights/resolve-rights";
 import { fileCans, type Rights } from "../rights/rights";
@@ -22,7 +24,7 @@ export async function presentFiles(
   ctx: AuthedCtx,
   items: FileItem[],
   mode: Mode,
-  options: { meta?: boolean; rights?: Map<number, Rights> } = {},
+  options: { meta?: boolean; rights?: Map<number, Rights>; locks?: Map<number, LockRow>; names?: Map<number, string> } = {},
 ): Promise<FileJson[]> {
   if (items.length === 0) return [];
   const userId = ctx.actor.user.id;
@@ -30,9 +32,11 @@ export async function presentFiles(
   const known = options.rights ?? new Map<number, Rights>();
   const missing = folderIds.filter((id) => !known.has(id));
   const rights = missing.length ? new Map([...known, ...(await resolveRights(ctx.db, ctx.actor.user, missing))]) : known;
-  const locks = await loadLocks(ctx.db, items.map((i) => i.file.id));
-  const nameIds = [...items.map((i) => i.version.creatorId), ...[...locks.values()].map((l) => l.ownerId)];
-  const names = await loadOwnerNames(ctx.db, nameIds);
+  // `locks`, when given, holds every lock of the items (none: unlocked); `names` some of the names.
+  const locks = options.locks ?? (await loadLocks(ctx.db, items.map((i) => i.file.id)));
+  const knownNames = options.names ?? new Map<number, string>();
+  const nameIds = [...items.map((i) => i.version.creatorId), ...[...locks.values()].map((l) => l.ownerId)].filter((id) => !knownNames.has(id));
+  const names = nameIds.length ? new Map([...knownNames, ...(await loadOwnerNames(ctx.db, nameIds))]) : knownNames;
   const full = mode === "full";
   const [versionCounts, annotationCounts, thumbnails, workflows] = full
     ? await Promise.all([
@@ -78,6 +82,22 @@ export async function presentFiles(
     if (options.meta && version.meta) json.meta = version.meta as FileResponse["meta"];
     return json;
   });
+}
+
+/**
+ * A file just committed (commitUpload), for its uploader: the rights and the lock were read in the
+ * commit and the uploader's name is the caller's (a lock it passed is theirs), so presenting it
+ * asks nothing more unless the mode is `full`.
+ */
+export async function presentCommitted(ctx: AuthedCtx, result: CommitResult, mode: Mode, options: { meta?: boolean } = {}): Promise<FileJson> {
+  const user = ctx.actor.user;
+  const [json] = await presentFiles(ctx, [result], mode, {
+    meta: options.meta,
+    rights: new Map([[result.folder.id, result.rights]]),
+    locks: new Map(result.lock ? [[result.file.id, result.lock]] : []),
+    names: new Map([[user.id, displayName(user)]]),
+  });
+  return json;
 }
 
 async function countVersions(ctx: AuthedCtx, fileIds: number[]): Promise<Map<number, number>> {

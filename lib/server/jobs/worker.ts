@@ -9,27 +9,50 @@ type ClaimedJob = { id: number; kind: string; payload: Record<string, unknown>; 
 
 const POLL_MS = 1000;
 const BATCH = 5;
-/** A process that died leaves its jobs running; their claim (5 minutes) lapses and they are due again. */
-const RECLAIM_EVERY_MS = 30_000;
 
-/** Jobs whose claim has lapsed (their worker died) are queued again; their attempt counts. */
+/**
+ * A claim is a lease: a running job's worker renews it every third of it while the job runs, so a
+ * job outlives its lease only in a process that died (or whose event loop stood still that long).
+ * A process killed mid-job used to leave it running for 5 minutes: a periodic job (uploads.collect)
+ * was neither run nor queued again meanwhile, since one was "running" (measured: a resilience test
+ * found the work files of a SIGKILLed upload still there a minute after the restart).
+ */
+export type Leases = { leaseMs: number; reclaimEveryMs: number };
+/** A job of a dead process is due again within lease + reclaim period: under a minute. */
+const LEASES: Leases = { leaseMs: 30_000, reclaimEveryMs: 15_000 };
+
+/** Jobs whose lease has lapsed (their worker died) are queued again; their attempt counts. */
 async function releaseAbandonedJobs(db: Db): Promise<void> {
   await db.execute(sql`UPDATE jobs SET status = 'pending' WHERE status = 'running' AND locked_until < now()`);
 }
 
 /**
- * Claims up to `limit` due jobs that pass `filter`, the longest due first. FOR UPDATE SKIP
- * LOCKED: processes polling the same database never claim the same job, nor wait for each other.
+ * Claims up to `limit` due jobs that pass `filter`, the longest due first, for a lease of
+ * `leaseMs`. FOR UPDATE SKIP LOCKED: processes polling the same database never claim the same
+ * job, nor wait for each other.
  */
-async function claimJobs(db: Db, filter: SQL, limit: number): Promise<ClaimedJob[]> {
+async function claimJobs(db: Db, filter: SQL, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
   return rows<ClaimedJob>(
     await db.execute(sql`
-      UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = now() + interval '5 minutes'
+      UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = now() + ${leaseMs}::int * interval '1 millisecond'
       WHERE id IN (
         SELECT id FROM jobs WHERE status = 'pending' AND run_at <= now() ${filter}
         ORDER BY run_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
       RETURNING id, kind, payload, attempts, max_attempts`),
   );
+}
+
+/** Renews the lease of a running job every third of it until `done` settles. */
+async function leased(db: Db, job: ClaimedJob, leaseMs: number, done: Promise<void>): Promise<void> {
+  const renew = setInterval(() => {
+    db.execute(sql`UPDATE jobs SET locked_until = now() + ${leaseMs}::int * interval '1 millisecond' WHERE id = ${job.id} AND status = 'running'`).catch(report);
+  }, leaseMs / 3);
+  renew.unref();
+  try {
+    await done;
+  } finally {
+    clearInterval(renew);
+  }
 }
 
 const list = (kinds: readonly string[]) => sql.join(kinds.map((kind) => sql`${kind}`), sql`, `);
@@ -48,16 +71,16 @@ function laneFilter(lanes: readonly Lane[], lane: Lane): SQL {
  */
 export async function runDueJobs(db: Db, kinds?: string[]): Promise<number> {
   await releaseAbandonedJobs(db);
-  const claimed = await claimJobs(db, kinds ? ofKinds(kinds) : sql``, BATCH);
-  for (const job of claimed) await runOne(db, job);
+  const claimed = await claimJobs(db, kinds ? ofKinds(kinds) : sql``, BATCH, LEASES.leaseMs);
+  for (const job of claimed) await runOne(db, job, LEASES.leaseMs);
   return claimed.length;
 }
 
-async function runOne(db: Db, job: ClaimedJob) {
+async function runOne(db: Db, job: ClaimedJob, leaseMs: number) {
   try {
     const handler = await handlerFor(job.kind);
     if (!handler) throw new Error(`No handler for job kind ${job.kind}`);
-    await handler(db, job.payload);
+    await leased(db, job, leaseMs, handler(db, job.payload));
     await db.execute(sql`UPDATE jobs SET status = 'done', finished_at = now(), locked_until = NULL WHERE id = ${job.id}`);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -88,8 +111,9 @@ const report = (error: unknown) => {
  * conversion never holds a mail. Several processes may run workers on one database (SKIP
  * LOCKED); a lane's concurrency is per process.
  */
-export function createJobWorker(options: { lanes: readonly Lane[]; pollMs?: number; db?: () => Promise<Db> }): JobWorker {
+export function createJobWorker(options: { lanes: readonly Lane[]; pollMs?: number; db?: () => Promise<Db>; leases?: Leases }): JobWorker {
   const open = options.db ?? getDb;
+  const { leaseMs, reclaimEveryMs } = options.leases ?? LEASES;
   const running = new Set<Promise<void>>();
   const lanes = options.lanes.filter((lane) => lane.concurrency > 0).map((lane) => ({ lane, filter: laneFilter(options.lanes, lane), active: 0, filling: null as Promise<void> | null }));
   let timer: NodeJS.Timeout | undefined;
@@ -108,11 +132,11 @@ export function createJobWorker(options: { lanes: readonly Lane[]; pollMs?: numb
     try {
       const db = await open();
       while (timer && lane.active < lane.lane.concurrency) {
-        const claimed = await claimJobs(db, lane.filter, lane.lane.concurrency - lane.active);
+        const claimed = await claimJobs(db, lane.filter, lane.lane.concurrency - lane.active, leaseMs);
         if (claimed.length === 0) break;
         for (const job of claimed) {
           lane.active++;
-          const run: Promise<void> = runOne(db, job)
+          const run: Promise<void> = runOne(db, job, leaseMs)
             .catch(report)
             .finally(() => {
               lane.active--;
@@ -129,7 +153,7 @@ export function createJobWorker(options: { lanes: readonly Lane[]; pollMs?: numb
 
   const tick = async () => {
     try {
-      if (Date.now() - reclaimedAt >= RECLAIM_EVERY_MS) {
+      if (Date.now() - reclaimedAt >= reclaimEveryMs) {
         reclaimedAt = Date.now();
         await releaseAbandonedJobs(await open());
       }

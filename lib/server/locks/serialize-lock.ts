@@ -17,7 +17,7 @@ export type LockJson = {
   date: string | null;
 };
 
-type LockRow = typeof fileLocks.$inferSelect;
+export type LockRow = typeof fileLocks.$inferSelect;
 
 /** The Lock of each file (api.md: `file` is the numeric id of the current version; `file_guid` the GUID). */
 export async function loadLocks(db: DbOrTx, fileIds: number[]): Promise<Map<number, LockRow>> {

@@ -1,10 +1,11 @@
 import "server-only";
-import { eq, sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { rows, type DbOrTx } from "@/db";
-import { users, type Folder } from "@/db/schema";
+import type { Folder } from "@/db/schema";
 import { getPlatformConfig } from "../config/platform-config";
 import { AppError } from "../errors";
 import { idArray } from "../folders/id-array";
+import { exceededQuota, inSubtree, OPEN_RESERVATION, quotaFolderOf, readQuotaStanding, roomLeft, subtreeFiles } from "./quota-standing";
 
 export type QuotaScope = { userId: number; folder: Pick<Folder, "id" | "path"> };
 
@@ -14,33 +15,13 @@ export type QuotaScope = { userId: number; folder: Pick<Folder, "id" | "path"> }
  * locked until the transaction ends, so concurrent uploads are checked one after the other and
  * can never exceed a quota together. Versions and trashed content count, and so do the bytes
  * reserved by open uploads (chunked and tus, reserved in full when they open), so two uploads
- * under way cannot both be promised the same room.
+ * under way cannot both be promised the same room. One round trip: the lock and the count are
+ * sent together (quota-standing.ts).
  */
 export async function assertQuota(db: DbOrTx, scope: QuotaScope, bytes: number, options: { lock: boolean }) {
-  const lock = options.lock;
-  const userQuery = db.select({ quota: users.quota }).from(users).where(eq(users.id, scope.userId));
-  // Lock the user row only when it carries a quota: otherwise every upload of one user would
-  // wait for the previous one to commit (measured: most of the time of 20 concurrent uploads).
-  let [user] = await userQuery;
-  if (lock && user?.quota !== null && user?.quota !== undefined) [user] = await userQuery.for("update");
-  if (user?.quota !== null && user?.quota !== undefined) {
-    const used = (await usedByUser(db, scope.userId)) + (await pendingOfUser(db, scope.userId));
-    if (used + bytes > user.quota) throw exhausted("your quota");
-  }
-
-  const quotaFolder = await findQuotaFolder(db, scope.folder);
-  if (quotaFolder && quotaFolder.quota > 0) {
-    if (lock) await db.execute(sql`SELECT id FROM folders WHERE id = ${quotaFolder.id} FOR UPDATE`);
-    const used = (await usedInFolder(db, quotaFolder.id)) + (await pendingInFolder(db, quotaFolder.id));
-    if (used + bytes > quotaFolder.quota) throw exhausted("the folder's quota");
-  }
-
-  const config = await getPlatformConfig(db);
-  if (config.quota !== null) {
-    if (lock) await db.execute(sql`SELECT pg_advisory_xact_lock(727002)`);
-    const used = (await usedOnPlatform(db)) + (await pendingOnPlatform(db));
-    if (used + bytes > config.quota) throw exhausted("the platform's quota");
-  }
+  const ids = { userId: scope.userId, folderId: scope.folder.id, platformQuota: (await getPlatformConfig(db)).quota };
+  const exceeded = exceededQuota(await readQuotaStanding(db, ids, { lock: options.lock }), bytes);
+  if (exceeded) throw exhausted(exceeded);
 }
 
 /**
@@ -50,39 +31,17 @@ export async function assertQuota(db: DbOrTx, scope: QuotaScope, bytes: number, 
  * body off while it streams instead of storing it all and refusing it at the end.
  */
 export async function remainingQuota(db: DbOrTx, scope: { userId: number; folder?: Pick<Folder, "id" | "path"> }): Promise<number> {
-  let room = Number.POSITIVE_INFINITY;
-  const [user] = await db.select({ quota: users.quota }).from(users).where(eq(users.id, scope.userId));
-  if (user?.quota !== null && user?.quota !== undefined) {
-    room = Math.min(room, user.quota - (await usedByUser(db, scope.userId)) - (await pendingOfUser(db, scope.userId)));
-  }
-  if (scope.folder) {
-    const quotaFolder = await findQuotaFolder(db, scope.folder);
-    if (quotaFolder && quotaFolder.quota > 0) {
-      room = Math.min(room, quotaFolder.quota - (await usedInFolder(db, quotaFolder.id)) - (await pendingInFolder(db, quotaFolder.id)));
-    }
-  }
-  const config = await getPlatformConfig(db);
-  if (config.quota !== null) room = Math.min(room, config.quota - (await usedOnPlatform(db)) - (await pendingOnPlatform(db)));
-  return Math.max(0, room);
+  const platformQuota = (await getPlatformConfig(db)).quota;
+  return roomLeft(await readQuotaStanding(db, { userId: scope.userId, folderId: scope.folder?.id ?? null, platformQuota }));
 }
 
-const exhausted = (what: string) => new AppError("insufficient_storage", `Storage exhausted: this would exceed ${what}`);
+export const exhausted = (what: string) => new AppError("insufficient_storage", `Storage exhausted: this would exceed ${what}`);
 
 /** The folder whose quota applies: the nearest of the folder and its ancestors not set to inherit (-1). */
-export async function findQuotaFolder(db: DbOrTx, folder: Pick<Folder, "id" | "path">): Promise<{ id: number; quota: number } | null> {
-  const chain = [...folder.path, folder.id];
-  const found = rows<{ id: number; quota: string | number }>(
-    await db.execute(sql`
-      SELECT id, quota FROM folders
-      WHERE id IN (${sql.join(chain.map((id) => sql`${id}`), sql`, `)}) AND quota <> -1
-      ORDER BY array_position(${sql.raw(`ARRAY[${chain.map(Number).join(",")}]::int[]`)}, id) DESC LIMIT 1`),
-  );
-  return found[0] ? { id: Number(found[0].id), quota: Number(found[0].quota) } : null;
+export async function findQuotaFolder(db: DbOrTx, folder: Pick<Folder, "id">): Promise<{ id: number; quota: number } | null> {
+  const [found] = rows<{ id: number; quota: string | number }>(await db.execute(quotaFolderOf(folder.id)));
+  return found ? { id: Number(found.id), quota: Number(found.quota) } : null;
 }
-
-/** The files of a folder's subtree, trashed ones included: what its quota counts. */
-const subtreeFiles = (folderId: SQL) => sql`SELECT x.id FROM files x WHERE x.folder_id = ${folderId}
-          OR x.folder_id IN (SELECT c.id FROM folders c WHERE c.path @> ARRAY[${folderId}::int])`;
 
 /** Bytes of every version (trashed included) of the files in a folder's subtree. */
 export async function usedInFolder(db: DbOrTx, folderId: number): Promise<number> {
@@ -127,18 +86,9 @@ export async function usedOnPlatform(db: DbOrTx): Promise<number> {
   return Number(r.used);
 }
 
-/**
- * Bytes reserved by open uploads (the `uploads` rows: a chunked upload's `fileSize`, a tus
- * session's `size`), except those being finished: their commit counts the real file instead.
- */
-const OPEN_RESERVATION = sql`size IS NOT NULL AND (context->>'finishing') IS NULL`;
-
 export async function pendingOfUser(db: DbOrTx, userId: number): Promise<number> {
   return pendingOf(db, sql`user_id = ${userId}`);
 }
-
-/** Upload sessions whose folder is in a folder's subtree. */
-const inSubtree = (folderId: SQL) => sql`folder_id IN (SELECT c.id FROM folders c WHERE c.id = ${folderId} OR c.path @> ARRAY[${folderId}::int])`;
 
 export async function pendingInFolder(db: DbOrTx, folderId: number): Promise<number> {
   return pendingOf(db, inSubtree(sql`${folderId}`));

@@ -3,7 +3,7 @@ import type { CopyTemplateInput } from "@/lib/contracts/templates";
 import type { AuthedCtx } from "../context";
 import { commitUpload } from "../files/commit-upload";
 import { validateName } from "../files/names";
-import { presentFiles, type FileJson } from "../files/present-files";
+import { presentCommitted, type FileJson } from "../files/present-files";
 import { getFolderOrThrow } from "../folders/get-folder";
 import type { Mode } from "../present/mode";
 import { getVisibleTemplateOrThrow, templateNotFound } from "./template-access";
@@ -16,7 +16,7 @@ import { getVisibleTemplateOrThrow, templateNotFound } from "./template-access";
  */
 export async function copyTemplate(ctx: AuthedCtx, input: CopyTemplateInput, mode: Mode): Promise<FileJson> {
   const user = ctx.actor.user;
-  const { folder, rights } = await getFolderOrThrow(ctx.db, user, input.parent_id, "write");
+  const { folder } = await getFolderOrThrow(ctx.db, user, input.parent_id, "write");
   const { template } = await getVisibleTemplateOrThrow(ctx.db, user, input.template_id);
   if (template.folderId !== null && template.folderId !== folder.id && !folder.path.includes(template.folderId)) throw templateNotFound();
   const name = validateName(input.name?.trim() ? input.name : template.name);
@@ -28,6 +28,5 @@ export async function copyTemplate(ctx: AuthedCtx, input: CopyTemplateInput, mod
     sharedBlob: true,
     neverOverwrite: true,
   });
-  const [json] = await presentFiles(ctx, [result], mode, { rights: new Map([[folder.id, rights]]) });
-  return json;
+  return presentCommitted(ctx, result, mode);
 }

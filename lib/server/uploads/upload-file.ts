@@ -2,7 +2,6 @@ import "server-only";
 import fs from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { Folder } from "@/db/schema";
 import { uploadFields, uploadFieldsObject, type UploadFields } from "@/lib/contracts/uploads";
 import { getBlobStore } from "@/lib/server/blobs/stores";
 import type { StoredBlob } from "@/lib/storage/blob-store";
@@ -10,7 +9,7 @@ import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { commitUpload, type CommitResult } from "../files/commit-upload";
 import { validateName } from "../files/names";
-import { presentFiles, type FileItem, type FileJson } from "../files/present-files";
+import { presentCommitted, type FileItem, type FileJson } from "../files/present-files";
 import type { BodySource } from "../http/body-source";
 import { streamMultipartFile, type FilePart } from "../http/multipart";
 import type { Mode } from "../present/mode";
@@ -33,6 +32,8 @@ type Received = { name: string; mime: string } & ({ kind: "blob"; blob: StoredBl
 const MiB = 1 << 20;
 // Multipart framing and text parts around the file: the early quota check leaves them out.
 const FRAMING_SLACK = 64 * 1024;
+// A whole request body up to this size is stored before its target is checked (receiveFile).
+const SMALL_BODY = MiB;
 
 /**
  * POST /file/upload (rest-interface: Upload): parts `folderId`, `targetFile`, `targetPath`, and
@@ -97,7 +98,8 @@ export async function uploadFile(ctx: AuthedCtx, source: BodySource, options: Up
 
 /**
  * Receives the file part, refusing as early as the fields sent before it allow: rights and the
- * declared size when the target is known, and never more bytes than can be kept. A chunk whose
+ * declared size when the target is known (unless the body is small), and never more bytes than
+ * can be kept. A chunk whose
  * chunked fields came first is bounded by the size the protocol gives it, and its upload is
  * opened (reserved against the quotas) before a byte is stored; a whole file is cut off once it
  * outgrows what the quotas leave (507).
@@ -132,14 +134,17 @@ async function receiveFile(ctx: AuthedCtx, file: FilePart, earlyRaw: Readonly<Re
     }
   }
   const estimate = early.fileSize ?? (declaredLength !== undefined ? declaredLength - FRAMING_SLACK : undefined);
-  let folder: Folder | undefined;
-  let allowedRoom: number | undefined;
-  if (early.folderId !== undefined) {
-    ({ folder, room: allowedRoom } = await assertUploadAllowed(ctx, { folderId: early.folderId, targetPath: early.targetPath, name, neverOverwrite: Boolean(deposit) }, estimate, { room: true }));
-  }
-  // Without the folder yet, the user's and the platform's quotas still bound the file.
-  // Known from the target check when the folder came first; else the user's and platform's quotas.
-  const room = early.folderId !== undefined ? allowedRoom! : await remainingQuota(ctx.db, { userId: ctx.actor.user.id, folder });
+  // A small body is not worth a question before it is stored: the commit checks the same (rights,
+  // lock, quotas) in its transaction and deletes the blob when it refuses, and the body cannot
+  // outgrow its Content-Length. Asking first cost a round trip of four statements per upload.
+  const isSmall = declaredLength !== undefined && declaredLength <= SMALL_BODY && !early.targetPath;
+  // Else the room is known from the admission when the folder came first; without it, the user's
+  // and the platform's quotas still bound the file.
+  const room = isSmall
+    ? Number.POSITIVE_INFINITY
+    : early.folderId !== undefined
+      ? (await assertUploadAllowed(ctx, { folderId: early.folderId, targetPath: early.targetPath, name, neverOverwrite: Boolean(deposit) }, estimate)).room
+      : await remainingQuota(ctx.db, { userId: ctx.actor.user.id });
   const stream = Number.isFinite(room) ? capped(file.stream, room) : file.stream;
   return { kind: "blob", name, mime, blob: await getBlobStore().put(stream, { expectedBytes: estimate }) };
 }
@@ -204,8 +209,6 @@ function privateRootOf(ctx: AuthedCtx): number {
   return root;
 }
 
-async function present(ctx: AuthedCtx, result: CommitResult, options: { meta: boolean; mode: Mode }) {
-  // The rights the commit checked in its transaction: no second resolution for the answer.
-  const [json] = await presentFiles(ctx, [result], options.mode, { meta: options.meta, rights: new Map([[result.folder.id, result.rights]]) });
-  return json;
+function present(ctx: AuthedCtx, result: CommitResult, options: { meta: boolean; mode: Mode }) {
+  return presentCommitted(ctx, result, options.mode, { meta: options.meta });
 }

@@ -1,14 +1,16 @@
 import "server-only";
 import type { Folder } from "@/db/schema";
 import type { AuthedCtx } from "../context";
-import { AppError, forbidden } from "../errors";
-import { findLiveFileIdByName } from "../files/live-files";
+import { forbidden } from "../errors";
+import { getPlatformConfig } from "../config/platform-config";
+import { findLiveFileForUpload } from "../files/live-files";
 import { validateName } from "../files/names";
 import { createFolder } from "../folders/create-folder";
 import { findLiveChildFolder } from "../folders/folder-names";
 import { getFolderOrThrow } from "../folders/get-folder";
-import { assertNotLockedByOther } from "../locks/assert-not-locked";
-import { assertQuota, remainingQuota } from "../quotas/assert-quota";
+import { assertLockAllows } from "../locks/assert-not-locked";
+import { exhausted } from "../quotas/assert-quota";
+import { exceededQuota, readQuotaStanding, roomLeft } from "../quotas/quota-standing";
 import { resolveFolderRights } from "../rights/resolve-rights";
 import type { Rights } from "../rights/rights";
 
@@ -25,46 +27,42 @@ export function splitTargetPath(targetPath: string | undefined): string[] {
 }
 
 /**
- * What commitUpload will check, done before any byte is stored, so a doomed upload is refused at
- * once (404 folder, 403 right, 423 lock, 507 quota for the declared size) without writing anything:
- * folders of `targetPath` that do not exist yet only need the write right where they would start.
- * Returns the deepest existing folder of the path, whose quotas apply, and with `room` the bytes
- * its quotas still leave (remainingQuota).
+ * The admission of an upload: what commitUpload will check, done before any byte is stored, so a
+ * doomed upload is refused at once (404 folder, 403 right, 423 lock, 507 quota for the declared
+ * size) without writing anything: folders of `targetPath` that do not exist yet only need the
+ * write right where they would start. Without `targetPath`, one round trip: the folder with the
+ * caller's rights, the file of that name with its lock and the quotas are asked together. Returns
+ * the deepest existing folder of the path, whose quotas apply, and the bytes they still leave
+ * (`room`, Infinity when none applies), to cut a body off while it streams.
  */
-export async function assertUploadAllowed(ctx: AuthedCtx, target: UploadTarget, declaredSize?: number, options: { room?: boolean } = {}): Promise<{ folder: Folder; room?: number }> {
+export async function assertUploadAllowed(ctx: AuthedCtx, target: UploadTarget, declaredSize?: number): Promise<{ folder: Folder; room: number }> {
   const { db } = ctx;
+  const user = ctx.actor.user;
   const name = validateName(target.name);
-  const { folder, rights, missing } = await walkTargetPath(ctx, target.folderId, splitTargetPath(target.targetPath));
-  const scope = { userId: ctx.actor.user.id, folder };
-  // The room left is asked while the name is looked up (one round trip less); a refusal below
-  // still comes first, and then the room is not used.
-  const asked = options.room ? remainingQuota(db, scope) : undefined;
-  asked?.catch(() => {});
-  if (missing.length > 0) {
+  const segments = splitTargetPath(target.targetPath);
+  // A path is walked first (one lookup per segment); without one, the folder is known by its id.
+  const walked = segments.length > 0 ? await walkTargetPath(ctx, target.folderId, segments) : undefined;
+  const folderId = walked?.folder.id ?? target.folderId;
+  const lookUp = !target.neverOverwrite && (walked?.missing.length ?? 0) === 0;
+  const quotas = { userId: user.id, folderId, platformQuota: (await getPlatformConfig(db)).quota };
+  // The quotas of a folder that turns out not to be browsable are simply not used.
+  const [access, existing, standing] = await Promise.all([
+    walked ?? getFolderOrThrow(db, user, folderId, "browse"),
+    lookUp ? findLiveFileForUpload(db, folderId, name) : undefined,
+    readQuotaStanding(db, quotas),
+  ]);
+  const { folder, rights } = access;
+  if (walked && walked.missing.length > 0) {
     if (!rights.write) throw forbidden("Creating the folders of targetPath needs the write right");
+  } else if (!existing) {
+    if (!rights.write) throw forbidden("Adding a file needs the write right in this folder");
   } else {
-    const existing = target.neverOverwrite ? null : await findLiveFileIdByName(db, folder.id, name);
-    if (existing === null && !rights.write) throw forbidden("Adding a file needs the write right in this folder");
-    if (existing !== null) {
-      if (!rights.edit) throw forbidden("A new version needs the edit right in this folder");
-      await assertNotLockedByOther(db, existing, ctx.actor.user.id);
-    }
+    if (!rights.edit) throw forbidden("A new version needs the edit right in this folder");
+    assertLockAllows(existing.lock, user.id);
   }
-  if (asked) {
-    // The room left is the declared size's check too (declared > room exactly when a quota would
-    // be exceeded): one set of queries instead of two; assertQuota only words the refusal.
-    const room = await asked;
-    if (declaredSize !== undefined && declaredSize > 0 && declaredSize > room) {
-      await assertQuota(db, scope, declaredSize, { lock: false });
-      throw new AppError("insufficient_storage", "Storage exhausted: this would exceed a quota");
-    }
-    return { folder, room };
-  }
-  if (declaredSize !== undefined && declaredSize > 0) {
-    await assertQuota(db, scope, declaredSize, { lock: false });
-  }
-  // The deepest existing folder of the path: its quotas are the ones the upload will count under.
-  return { folder };
+  const exceeded = declaredSize !== undefined && declaredSize > 0 ? exceededQuota(standing, declaredSize) : null;
+  if (exceeded) throw exhausted(exceeded);
+  return { folder, room: roomLeft(standing) };
 }
 
 /**

@@ -173,6 +173,36 @@ describe("POST /file/upload (whole file)", () => {
     expect(byHolder.status, byHolder.text).toBe(201);
   });
 
+  it("stores a small body before checking its target, and leaves nothing when the commit refuses it (403, 423, 404, 507) or the client goes away", async () => {
+    const owner = await createTestUser();
+    const other = await createTestUser();
+    const stranger = await createTestUser();
+    const shared = await createFolder(owner, owner.privateRootId!, "small-refusals");
+    const { file: locked } = await uploadText(owner, shared.id, "locked.txt", "v1");
+    await grantRight(shared.id, other.id, allRightsBut("write"));
+    const db = await getDb();
+    await db.insert(fileLocks).values({ fileId: locked.id, ownerId: owner.id });
+    await db.update(users).set({ quota: 1024 }).where(eq(users.id, owner.id));
+    const blobsBefore = await listBlobIds();
+    const usedBefore = await usedByUser(db, owner.id);
+
+    // Under 1 MiB: no question before the bytes, the same answers from the commit.
+    expectError(await upload(other.token, [field("folderId", shared.id), file("new.txt", "x")]), 403, "forbidden");
+    expectError(await upload(other.token, [field("folderId", shared.id), file("locked.txt", "v2")]), 423, "locked");
+    expectError(await upload(stranger.token, [field("folderId", shared.id), file("x.txt", "x")]), 404, "not_found");
+    expectError(await upload(owner.token, [field("folderId", shared.id), file("over.bin", randomFile(64 * 1024).data)]), 507, "insufficient_storage");
+    const { body, contentType } = multipartBody([field("folderId", shared.id), file("cut.bin", randomFile(512 * 1024).data)]);
+    const cut = await call(POST, { method: "POST", token: owner.token, rawBody: interruptedBody(body, 100 * 1024), headers: { "content-type": contentType, "content-length": String(body.length) } });
+    expect(cut.status).toBeGreaterThanOrEqual(400);
+    expect(cut.status).toBeLessThan(500);
+
+    for (const name of ["new.txt", "x.txt", "over.bin", "cut.bin"]) expect(await filesNamed(shared.id, name)).toHaveLength(0);
+    expect((await filesNamed(shared.id, "locked.txt"))[0].versions).toHaveLength(1);
+    expect(await listBlobIds()).toEqual(blobsBefore);
+    expect((await listTempFiles()).filter((f) => f.endsWith(".part"))).toEqual([]);
+    expect(await usedByUser(db, owner.id)).toBe(usedBefore);
+  });
+
   it("requires authentication", async () => {
     const { body, contentType } = multipartBody([file("x.txt", "x")]);
     await expectAuthRequired(POST, { method: "POST", rawBody: body, headers: { "content-type": contentType } });

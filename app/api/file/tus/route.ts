@@ -1,5 +1,5 @@
 import { tusBody } from "@/lib/contracts/uploads";
-import { presentFiles } from "@/lib/server/files/present-files";
+import { presentCommitted } from "@/lib/server/files/present-files";
 import { otherMethods } from "@/lib/server/http/methods";
 import { created, route } from "@/lib/server/http/route";
 import { finishTusUpload } from "@/lib/server/uploads/finish-tus-upload";
@@ -11,8 +11,7 @@ export const runtime = "nodejs";
 export const POST = route({ body: tusBody }, async ({ ctx, body }) => {
   if ("token" in body) {
     const result = await finishTusUpload(ctx, body.token);
-    const [file] = await presentFiles(ctx, [result], "default");
-    return created(file);
+    return created(await presentCommitted(ctx, result, "default"));
   }
   return created(await openTusUpload(ctx, body));
 });
