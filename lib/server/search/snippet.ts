@@ -1,0 +1,60 @@
+/**
+ * ts_headline's answer turned into what search results carry: plain text and the offsets of the
+ * matched words in it. The headline is asked to mark the matches with STX/ETX (control characters
+ * no extracted text keeps: they are replaced by spaces before the headline is made), never with
+ * HTML, since a document's text is hostile: the client puts the text in text nodes, and the marks
+ * from the offsets.
+ */
+export const MARK_START = "\u0002";
+export const MARK_END = "\u0003";
+/** A snippet is cut to this many UTF-16 code units around its first match (a "word" can be huge). */
+export const SNIPPET_MAX = 320;
+
+export type Snippet = { snippet: string; highlights: [number, number][] };
+
+/** Bidirectional formatting characters: left out, so that a text cannot reorder what is shown around it. */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/** Whitespace and control characters (page breaks included) read as one space. */
+const BLANK = /[\s\p{Cc}]/u;
+
+/** Plain text and highlight offsets ([start, end), in UTF-16 code units, JavaScript string indices). */
+export function snippetOf(headline: string): Snippet {
+  let text = "";
+  const highlights: [number, number][] = [];
+  let start = -1;
+  let pendingSpace = false;
+  for (const ch of headline) {
+    if (ch === MARK_START) {
+      if (pendingSpace && text) text += " ";
+      pendingSpace = false;
+      start = text.length;
+    } else if (ch === MARK_END) {
+      if (start >= 0 && text.length > start) highlights.push([start, text.length]);
+      start = -1;
+    } else if (BLANK.test(ch)) {
+      pendingSpace = true;
+    } else if (!BIDI_CONTROLS.test(ch)) {
+      if (pendingSpace && text) text += " ";
+      pendingSpace = false;
+      text += ch;
+    }
+  }
+  return cut({ snippet: text, highlights });
+}
+
+/** At most SNIPPET_MAX code units, starting a little before the first match; highlights clipped. */
+function cut(found: Snippet): Snippet {
+  if (found.snippet.length <= SNIPPET_MAX) return found;
+  const first = found.highlights[0]?.[0] ?? 0;
+  let from = Math.max(0, Math.min(first - 80, found.snippet.length - SNIPPET_MAX));
+  // Never split a surrogate pair.
+  if (isLowSurrogate(found.snippet.charCodeAt(from))) from += 1;
+  let to = Math.min(found.snippet.length, from + SNIPPET_MAX);
+  if (isLowSurrogate(found.snippet.charCodeAt(to))) to -= 1;
+  const highlights = found.highlights
+    .map(([s, e]): [number, number] => [Math.max(s, from) - from, Math.min(e, to) - from])
+    .filter(([s, e]) => e > s);
+  return { snippet: found.snippet.slice(from, to), highlights };
+}
+
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
