@@ -17,6 +17,7 @@ const REFERENCES: { table: string; id: SQL }[] = [
   { table: "version_previews", id: sql`x.thumb_blob_id` },
   { table: "file_templates", id: sql`x.blob_id` },
   { table: "version_renditions", id: sql`x.blob_id` },
+  { table: "version_texts", id: sql`x.searchable_blob_id` },
   // The platform logo (lib/server/config/update-logo.ts) lives in the configuration's jsonb.
   { table: "platform_config", id: sql`CASE WHEN x.key = 'logo' THEN x.value->>'blob_id' END` },
 ];

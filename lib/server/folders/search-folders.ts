@@ -12,7 +12,7 @@ import type { Rights } from "../rights/rights";
 import { targetIdsOf } from "../rights/targets";
 import { loadContentMatches } from "../search/content-matches";
 import { typeMatch } from "../search/file-types";
-import { textMatches, webQuery } from "../search/text-query";
+import { webQuery, webTextMatches } from "../search/text-query";
 import { tagMatch } from "../tags/tag-search";
 import { idArray, inChunks } from "./id-array";
 import { loadPathNames } from "./path-names";
@@ -143,14 +143,14 @@ type KeywordMatch = { folder: SQL | undefined | false; file: SQL | undefined | f
  * The keyword conditions on folders and files (undefined: no keywords; false: this kind cannot
  * match, folders having no content). Name only is the search's fast path and stays exactly the
  * trigram match (every word a substring of the name). Text reads the words in the web search
- * syntax: a version's text in its own language (textMatches), annotations in 'simple', spelling
+ * syntax: a version's text in its own language (texts/text-query.ts), annotations in 'simple', spelling
  * the expression of annotations_text_tsv_idx literally so that the index serves it.
  */
 function keywordMatch(words: string[], query: ReadFolderQuery): KeywordMatch {
   if (words.length === 0) return { folder: undefined, file: undefined };
   const byName = query.in_name || (!query.in_content && !query.in_annotations);
   const text = words.join(" ");
-  const tsquery = webQuery("simple", text);
+  const tsquery = webQuery(sql`'simple'`, text);
   // Uncorrelated IN: the matches are found once through the GIN index (a hashed subplan, even
   // inside an OR), not tested row by row.
   const annotated = (targetType: "file" | "folder", targetId: AnyPgColumn) => sql`${targetId} IN (
@@ -164,7 +164,7 @@ function keywordMatch(words: string[], query: ReadFolderQuery): KeywordMatch {
     folder: anyOf([byName && and(...words.map((w) => nameContains(folders.nameKey, w))), query.in_annotations && annotated("folder", folders.id)]),
     file: anyOf([
       byName && and(...words.map((w) => nameContains(files.nameKey, w))),
-      query.in_content && sql`${files.currentVersionId} IN (SELECT t.version_id FROM version_texts t WHERE ${textMatches(text)})`,
+      query.in_content && sql`${files.currentVersionId} IN (SELECT t.version_id FROM version_texts t WHERE ${webTextMatches(text)})`,
       query.in_annotations && annotated("file", files.id),
     ]),
   };

@@ -12,12 +12,15 @@ export type Lane = { name: string; kinds: readonly string[] | null; concurrency:
  * The lanes and their default concurrency per process. Mail is what people wait for (a reset
  * link, a code, a share's invitation): its own lane, two at a time so one slow SMTP server does
  * not hold the next mail. Previews (LibreOffice, ffmpeg, pdf.js) and text extraction are the
- * slow and heavy kinds: one at a time each, apart from everything else.
+ * slow and heavy kinds: one at a time each, apart from everything else. OCR (Tesseract, seconds a
+ * page, minutes a scan) has a lane of its own, so that a long scan never holds back the text of
+ * the PDFs and office documents behind it.
  */
 export const LANES: readonly Lane[] = [
   { name: "mail", kinds: ["mail.send", "account.password-reset"], concurrency: 2 },
   { name: "previews", kinds: ["previews.make"], concurrency: 1 },
   { name: "texts", kinds: ["texts.extract"], concurrency: 1 },
+  { name: "ocr", kinds: ["texts.ocr"], concurrency: 1 },
   { name: "other", kinds: null, concurrency: 1 },
 ];
 

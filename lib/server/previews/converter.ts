@@ -5,9 +5,14 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 
-/** The tools the previews jobs call, where they are looked for (PREVIEW_* variables override them). */
+/** The tools the previews and texts jobs call, where they are looked for (PREVIEW_* variables override them). */
 export const TOOLS = {
   LibreOffice: () => process.env.PREVIEW_SOFFICE ?? "/usr/bin/soffice",
+  tesseract: () => process.env.PREVIEW_TESSERACT ?? "/usr/bin/tesseract",
+  pdftoppm: () => process.env.PREVIEW_PDFTOPPM ?? "/usr/bin/pdftoppm",
+  pdftotext: () => process.env.PREVIEW_PDFTOTEXT ?? "/usr/bin/pdftotext",
+  pdfseparate: () => process.env.PREVIEW_PDFSEPARATE ?? "/usr/bin/pdfseparate",
+  pdfunite: () => process.env.PREVIEW_PDFUNITE ?? "/usr/bin/pdfunite",
   ffmpeg: () => process.env.PREVIEW_FFMPEG ?? "/usr/bin/ffmpeg",
   ffprobe: () => process.env.PREVIEW_FFPROBE ?? "/usr/bin/ffprobe",
   bubblewrap: () => process.env.PREVIEW_BWRAP ?? "/usr/bin/bwrap",
@@ -17,6 +22,11 @@ export type ToolName = keyof typeof TOOLS;
 /** Debian's package of each tool, for the message saying what to install. */
 const PACKAGES: Record<ToolName, string> = {
   LibreOffice: "libreoffice-core libreoffice-writer libreoffice-calc libreoffice-impress",
+  tesseract: "tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra tesseract-ocr-deu tesseract-ocr-spa tesseract-ocr-ita tesseract-ocr-por tesseract-ocr-chi-sim",
+  pdftoppm: "poppler-utils",
+  pdftotext: "poppler-utils",
+  pdfseparate: "poppler-utils",
+  pdfunite: "poppler-utils",
   ffmpeg: "ffmpeg",
   ffprobe: "ffmpeg",
   bubblewrap: "bubblewrap",
@@ -45,6 +55,8 @@ export type SandboxLimits = {
   maxOutputBytes: number;
   /** No process of it may map more than this (RLIMIT_AS); PREVIEW_MEMORY_MB sets every tool's, 1 GiB when neither does. */
   memoryBytes?: number;
+  /** Variables the tool runs with, besides the sandbox's few (OMP_THREAD_LIMIT for Tesseract). */
+  env?: Record<string, string>;
 };
 
 /** The default time a conversion may take; PREVIEW_TIMEOUT_MS sets it. */
@@ -99,6 +111,7 @@ export async function runSandboxed(tool: ToolName, args: string[], workDir: stri
     // glibc reserves 64 MB of address space per thread arena: a threaded encoder would spend its
     // ceiling on reservations rather than on memory it uses.
     "--setenv", "MALLOC_ARENA_MAX", "2",
+    ...Object.entries(limits.env ?? {}).flatMap(([name, value]) => ["--setenv", name, value]),
     "--",
     "/usr/bin/prlimit", `--fsize=${Math.max(1, Math.floor(limits.maxOutputBytes))}`, `--as=${memoryBytes}`, "--",
     TOOLS[tool](),

@@ -22,8 +22,8 @@ export async function copyFolderDerivatives(db: DbOrTx, pairs: [number, number][
     WHERE p.state IN ('available', 'failed', 'none')
     ON CONFLICT (version_id) DO NOTHING`);
   await db.execute(sql`
-    INSERT INTO version_texts (version_id, state, content, updated_at)
-    SELECT nf.current_version_id, t.state, t.content, now()
+    INSERT INTO version_texts (version_id, state, content, language, tool_missing, pages_done, searchable_blob_id, searchable_size, updated_at)
+    SELECT nf.current_version_id, t.state, t.content, t.language, t.tool_missing, t.pages_done, t.searchable_blob_id, t.searchable_size, now()
     FROM ${copies} JOIN version_texts t ON t.version_id = f.current_version_id
     WHERE t.state IN ('available', 'failed', 'none')
     ON CONFLICT (version_id) DO NOTHING`);

@@ -27,7 +27,10 @@ export async function enqueueDerivatives(db: DbOrTx, version: Pick<FileVersion, 
     db
       .insert(versionTexts)
       .values({ versionId: version.id, state: "pending", content: "" })
-      .onConflictDoUpdate({ target: versionTexts.versionId, set: { state: "pending", content: "", updatedAt: new Date() } }),
+      .onConflictDoUpdate({
+        target: versionTexts.versionId,
+        set: { state: "pending", content: "", language: "simple", toolMissing: null, pagesDone: 0, searchableBlobId: null, searchableSize: null, updatedAt: new Date() },
+      }),
     enqueueJob(db, PREVIEW_JOB, { versionId: version.id }, { dedupeKey: `${PREVIEW_JOB}:${version.id}` }),
     enqueueJob(db, TEXT_JOB, { versionId: version.id }, { dedupeKey: `${TEXT_JOB}:${version.id}` }),
   ]);
@@ -55,8 +58,11 @@ async function reuseDerivatives(db: DbOrTx, versionId: number, blobId: string): 
   const copied = { ...source.preview, versionId, updatedAt: new Date() };
   await db.insert(versionPreviews).values(copied).onConflictDoUpdate({ target: versionPreviews.versionId, set: { ...copied, versionId: undefined } });
   await db.execute(sql`
-    INSERT INTO version_texts (version_id, state, content, updated_at)
-    SELECT ${versionId}, state, content, now() FROM version_texts WHERE version_id = ${source.textVersionId}
-    ON CONFLICT (version_id) DO UPDATE SET state = excluded.state, content = excluded.content, updated_at = now()`);
+    INSERT INTO version_texts (version_id, state, content, language, tool_missing, pages_done, searchable_blob_id, searchable_size, updated_at)
+    SELECT ${versionId}, state, content, language, tool_missing, pages_done, searchable_blob_id, searchable_size, now()
+    FROM version_texts WHERE version_id = ${source.textVersionId}
+    ON CONFLICT (version_id) DO UPDATE SET state = excluded.state, content = excluded.content, language = excluded.language,
+      tool_missing = excluded.tool_missing, pages_done = excluded.pages_done, searchable_blob_id = excluded.searchable_blob_id,
+      searchable_size = excluded.searchable_size, updated_at = now()`);
   return true;
 }

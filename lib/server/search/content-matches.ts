@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { rows, type DbOrTx } from "@/db";
 import { idArray } from "../folders/id-array";
 import { MARK_END, MARK_START, snippetOf, type Snippet } from "./snippet";
-import { textMatches } from "./text-query";
+import { webQuery, webTextMatches } from "./text-query";
 
 /** What a file found by its content carries in search results (api.md, `content_match`). */
 export type ContentMatch = Snippet & { page: number | null };
@@ -25,7 +25,7 @@ export async function loadContentMatches(db: DbOrTx, versionIds: number[], text:
   const ids = versionIds.slice(0, SNIPPET_FILES);
   if (ids.length === 0) return new Map();
   const config = sql`t.language::regconfig`;
-  const query = sql`websearch_to_tsquery(${config}, ${text})`;
+  const query = webQuery(config, text);
   const found = rows<{ version_id: number; page: number | null; headline: string }>(
     await db.execute(sql`
       SELECT t.version_id, p.n AS page,
@@ -37,7 +37,7 @@ export async function loadContentMatches(db: DbOrTx, versionIds: number[], text:
         WHERE strpos(t.content, chr(12)) > 0 AND to_tsvector(${config}, pg.txt) @@ ${query}
         LIMIT 1
       ) p ON true
-      WHERE t.version_id = ANY(${idArray(ids)}) AND ${textMatches(text)}`),
+      WHERE t.version_id = ANY(${idArray(ids)}) AND ${webTextMatches(text)}`),
   );
   return new Map(found.map((r) => [Number(r.version_id), { ...snippetOf(r.headline), page: r.page === null ? null : Number(r.page) }]));
 }

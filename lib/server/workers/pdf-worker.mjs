@@ -102,7 +102,8 @@ serveOperations({
   /**
    * {size, limits, maxPages, maxChars, budgetMs} → {pageCount, text, complete}: the text of the
    * first pages, stopping at `maxPages`, `maxChars` or once `budgetMs` has passed (what was read
-   * so far is kept; the pool's hard limit stops a single page that takes too long).
+   * so far is kept; the pool's hard limit stops a single page that takes too long). Pages are
+   * separated by a form feed (version_texts.content: page N follows the (N-1)th '\f').
    */
   async text(args, call) {
     const started = Date.now();
@@ -117,14 +118,14 @@ serveOperations({
         const content = await page.getTextContent();
         let text = "";
         for (const item of content.items) {
-          if ("str" in item) text += item.str + (item.hasEOL ? "\n" : " ");
+          if ("str" in item) text += item.str.replaceAll("\f", " ") + (item.hasEOL ? "\n" : " ");
           if (length + text.length >= args.maxChars) break;
         }
         page.cleanup();
         parts.push(text);
         length += text.length + 1;
       }
-      const text = parts.join("\n").slice(0, args.maxChars);
+      const text = parts.join("\f").slice(0, args.maxChars);
       return { value: { pageCount: doc.numPages, text, complete: n > doc.numPages } };
     } finally {
       await doc.destroy();
