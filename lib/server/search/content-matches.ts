@@ -9,7 +9,7 @@ import { webQuery, webTextMatches } from "./text-query";
 export type ContentMatch = Snippet & { page: number | null };
 
 /** Snippets are made for this many files of one answer at most (the first ones, in its order). */
-export const SNIPPET_FILES = 100;
+export const SNIPPET_FILES = 50;
 /** A headline reads this many characters at most: of the matching page, or of the text. */
 const HEADLINE_WINDOW = 100_000;
 const HEADLINE_OPTIONS = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=30, MinWords=12, ShortWord=2`;
