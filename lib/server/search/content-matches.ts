@@ -18,7 +18,7 @@ const HEADLINE_OPTIONS = `StartSel=${MARK_START}, StopSel=${MARK_END}, MaxWords=
  * The match of `text` in the text of each of these versions that it matches, for search results:
  * a snippet around it and, for a paged text (PDF, scan, presentation: pages separated by '\f'),
  * the 1-based number of the first page that matches on its own (null when no page does, a phrase
- * running over a page break; null for a text without pages). Bounded: SNIPPET_FILES versions, and
+ * running over a page break; 1 for a PDF or a scan of one page; null for other texts without pages). Bounded: SNIPPET_FILES versions, and
  * the headline and the page search read the first million characters, as the index does.
  */
 export async function loadContentMatches(db: DbOrTx, versionIds: number[], text: string): Promise<Map<number, ContentMatch>> {
@@ -28,9 +28,12 @@ export async function loadContentMatches(db: DbOrTx, versionIds: number[], text:
   const query = webQuery(config, text);
   const found = rows<{ version_id: number; page: number | null; headline: string }>(
     await db.execute(sql`
-      SELECT t.version_id, p.n AS page,
+      SELECT t.version_id,
+        -- A PDF or a scan without a page break has one page.
+        CASE WHEN p.n IS NULL AND strpos(t.content, chr(12)) = 0 AND (v.mime = 'application/pdf' OR v.mime LIKE 'image/%') THEN 1 ELSE p.n END AS page,
         ts_headline(${config}, translate(left(coalesce(p.txt, t.content), ${HEADLINE_WINDOW}), ${MARK_START + MARK_END}, '  '), ${query}, ${HEADLINE_OPTIONS}) AS headline
       FROM version_texts t
+      JOIN file_versions v ON v.id = t.version_id
       LEFT JOIN LATERAL (
         -- The first page matching alone: pages come out of unnest in order and LIMIT stops at the first.
         SELECT pg.n, pg.txt FROM unnest(string_to_array(left(t.content, 1000000), chr(12))) WITH ORDINALITY AS pg(txt, n)

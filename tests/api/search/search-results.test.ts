@@ -107,6 +107,16 @@ describe("content_match of search results", () => {
     expect(marked(split.content_match!)).toContain(w);
     expect((await inContent(owner.token, work.id, `${w} three`))[0].content_match!.page).toBeNull();
     expect((await inContent(owner.token, work.id, `${w} one`))[0].content_match!.page).toBe(1);
+    // A PDF or a scan of one page (no page break): page 1; other texts without pages: null.
+    const single = await withText(owner, work.id, "single.pdf", `only page ${w}`);
+    const db = await getDb();
+    await db.update(fileVersions).set({ mime: "application/pdf" }).where(eq(fileVersions.id, single.id));
+    const pages = await inContent(owner.token, work.id, w);
+    expect(pages.map((f) => [f.name, f.content_match!.page])).toEqual([
+      ["single.pdf", 1],
+      ["split.pdf", 1],
+      ["u.txt", null],
+    ]);
   });
 
   it("returns a hostile text as plain text: no markup added, controls and bidi overrides left out", async () => {
