@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { createBenchDatabase, openSeedClient } from "./database.mjs";
 import { expectStatus, json, multipartBody, request } from "./http-client.mjs";
+import { measureOcr } from "./ocr-throughput.mjs";
 import { sequentialLatency, throughput } from "./load.mjs";
 import { startApp, stopProcess } from "./servers.mjs";
 import { growTo, seedPopulation } from "./seed-scale.mjs";
@@ -155,6 +156,9 @@ export async function runScale({ root, cleanups }) {
       pauseOthers("CONT");
     }
 
+    // OCR throughput, once (it does not depend on the size): through the app's own OCR job.
+    if (size === sizes[0]) row.figures.ocr = await attempt("ocr", () => measureOcr({ base, token, folderId: population.benchRootId, db }));
+
     // Bulk operations: the time to answer, then until their background work is over.
     const moves = [];
     for (let i = 0; i < 2; i++) {
@@ -211,5 +215,7 @@ function printTable(row) {
     const answer = Array.isArray(r.answerMs) ? r.answerMs.map((m) => round(m?.error ? NaN : m)).join(", ") : round(r.answerMs);
     lines.push(`| ${r.label}: answer ms${r.doneMs !== undefined ? `, background done ${round(r.doneMs)} ms` : ""} | | ${answer} | | | < ${targets[key]} |`);
   }
+  const ocr = f.ocr;
+  if (ocr) lines.push(ocr.error ? `| OCR | error: ${ocr.error} | | | | |` : `| ${ocr.label}: ${round(ocr.pagesPerMinute, 1)} pages/min, ${ocr.markersRead}/${ocr.pages} read${ocr.toolMissing ? `, ${ocr.toolMissing} missing` : ""} | | ${round(ocr.ms)} | | | |`);
   process.stdout.write(`${lines.join("\n")}\n`);
 }
