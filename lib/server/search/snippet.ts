@@ -21,21 +21,23 @@ const BLANK = /[\s\p{Cc}]/u;
 export function snippetOf(headline: string): Snippet {
   let text = "";
   const highlights: [number, number][] = [];
+  let open = false;
   let start = -1;
   let pendingSpace = false;
   for (const ch of headline) {
     if (ch === MARK_START) {
-      if (pendingSpace && text) text += " ";
-      pendingSpace = false;
-      start = text.length;
-    } else if (ch === MARK_END) {
-      if (start >= 0 && text.length > start) highlights.push([start, text.length]);
+      open = true;
       start = -1;
+    } else if (ch === MARK_END) {
+      if (open && start >= 0) highlights.push([start, text.length]);
+      open = false;
     } else if (BLANK.test(ch)) {
       pendingSpace = true;
     } else if (!BIDI_CONTROLS.test(ch)) {
       if (pendingSpace && text) text += " ";
       pendingSpace = false;
+      // A mark starts at its first character, never on the space before it.
+      if (open && start < 0) start = text.length;
       text += ch;
     }
   }
