@@ -29,3 +29,11 @@ describe("snippetOf (ts_headline's answer to plain text and offsets)", () => {
     expect(snippetOf(`a ${S}${E} b ${S}c`)).toEqual({ snippet: "a b c", highlights: [] });
   });
 });
+
+describe("snippetOf: the first match stays near the start", () => {
+  it("starts a few words before a far first match, after an ellipsis", () => {
+    const r = snippetOf(`one two three four five six seven eight nine ten eleven twelve ${S}match${E} end`);
+    expect(r.snippet).toBe("… six seven eight nine ten eleven twelve match end");
+    expect(marked(r)).toEqual(["match"]);
+  });
+});

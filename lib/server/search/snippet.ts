@@ -7,7 +7,7 @@
  */
 export const MARK_START = "\u0002";
 export const MARK_END = "\u0003";
-/** A snippet is cut to this many UTF-16 code units around its first match (a "word" can be huge). */
+/** A snippet is cut to this many UTF-16 code units from a little before its first match (a "word" can be huge). */
 export const SNIPPET_MAX = 320;
 
 export type Snippet = { snippet: string; highlights: [number, number][] };
@@ -44,19 +44,32 @@ export function snippetOf(headline: string): Snippet {
   return cut({ snippet: text, highlights });
 }
 
-/** At most SNIPPET_MAX code units, starting a little before the first match; highlights clipped. */
+/** Words kept before the first match: a client showing one line still shows the match. */
+const LEAD = 40;
+const ELLIPSIS = "… ";
+
+/**
+ * Starts at most LEAD code units before the first match (at a word start, after "… ") and stops
+ * at SNIPPET_MAX code units; highlights moved and clipped.
+ */
 function cut(found: Snippet): Snippet {
-  if (found.snippet.length <= SNIPPET_MAX) return found;
+  const text = found.snippet;
   const first = found.highlights[0]?.[0] ?? 0;
-  let from = Math.max(0, Math.min(first - 80, found.snippet.length - SNIPPET_MAX));
+  let from = 0;
+  if (first > LEAD) {
+    const space = text.indexOf(" ", first - LEAD);
+    from = space >= 0 && space < first ? space + 1 : first;
+  }
+  const prefix = from > 0 ? ELLIPSIS : "";
+  let to = Math.min(text.length, from + SNIPPET_MAX - prefix.length);
   // Never split a surrogate pair.
-  if (isLowSurrogate(found.snippet.charCodeAt(from))) from += 1;
-  let to = Math.min(found.snippet.length, from + SNIPPET_MAX);
-  if (isLowSurrogate(found.snippet.charCodeAt(to))) to -= 1;
+  if (isLowSurrogate(text.charCodeAt(to))) to -= 1;
+  if (from === 0 && to === text.length) return found;
+  const shift = prefix.length - from;
   const highlights = found.highlights
-    .map(([s, e]): [number, number] => [Math.max(s, from) - from, Math.min(e, to) - from])
+    .map(([s, e]): [number, number] => [Math.max(s, from) + shift, Math.min(e, to) + shift])
     .filter(([s, e]) => e > s);
-  return { snippet: found.snippet.slice(from, to), highlights };
+  return { snippet: prefix + text.slice(from, to), highlights };
 }
 
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
