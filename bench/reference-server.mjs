@@ -1,5 +1,5 @@
 // The no-framework limit the bench compares Coffre with: a bare node:http server that streams a
-// file from disk (Content-Length, single Range), receives a PUT/POST to disk, and, when
+// file from disk (Content-Length, single Range), receives a PUT/POST to disk (MD5 in line, fsync), and, when
 // DATABASE_URL is set, answers the app's metadata queries with postgres.js.
 //
 // Env: PORT, REF_FILE (the file GET /file serves), REF_UPLOAD_DIR, DATABASE_URL (optional),
@@ -89,17 +89,31 @@ async function serveFile(req, res) {
   await pipeline(createReadStream(file, { start, end, highWaterMark: 1 << 20 }), res).catch(() => res.destroy());
 }
 
-// Written with fsync at close, as the app's blob store does (`flush: true`), so both are durable.
+// The honest floor of a store (issue 26): the MD5 computed in line as the bytes pass (on this
+// thread, no copy), written with fsync at close as the app's blob store does (`flush: true`), so
+// both are durable and both know the content's hash.
 async function receive(req, res, url) {
   const name = path.basename(decodeURIComponent(url.pathname.slice("/upload/".length))) || "upload.bin";
   const target = path.join(uploadDir, name);
+  const md5 = createHash("md5");
+  let size = 0;
   try {
-    await pipeline(req, createWriteStream(target, { flush: true, highWaterMark: 1 << 20 }));
+    await pipeline(
+      req,
+      async function* (source) {
+        for await (const chunk of source) {
+          md5.update(chunk);
+          size += chunk.length;
+          yield chunk;
+        }
+      },
+      createWriteStream(target, { flush: true, highWaterMark: 1 << 20 }),
+    );
   } catch (error) {
     await rm(target, { force: true });
     throw error;
   }
-  send(res, 201, { name, size: statSync(target).size });
+  send(res, 201, { name, size, md5: md5.digest("hex") });
 }
 
 const shutdown = async () => {

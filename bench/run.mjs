@@ -368,8 +368,9 @@ async function main() {
     );
     figures.uploads = u;
     const v = (r) => (r?.mibps ?? r);
-    for (const [key, label] of [["multipart", "multipart"], ["chunked", "chunked 16 MiB"], ["tus", "tus"]]) {
-      report.ratio(`upload ${config.sizeMb} MiB ${label}`, "MiB/s", v(u[key]), v(u.refPut), "node PUT", 0.5);
+    // Issue 26: whole uploads at 0.9x, chunked (a durable answer per 16 MiB) at 0.7x, of a bare PUT with MD5 and fsync.
+    for (const [key, label, target] of [["multipart", "multipart", 0.9], ["chunked", "chunked 16 MiB", 0.7], ["tus", "tus", 0.9]]) {
+      report.ratio(`upload ${config.sizeMb} MiB ${label}`, "MiB/s", v(u[key]), v(u.refPut), "node PUT", target);
       report.ratio(`upload ${config.sizeMb} MiB ${label} vs nginx`, "MiB/s", v(u[key]), v(u.nginxPut), "nginx PUT");
     }
     for (const [key, label] of [["multipart", "multipart"], ["chunked", "chunked"], ["tus", "tus"]]) {

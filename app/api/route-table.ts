@@ -48,6 +48,7 @@ export const API_ROUTES: { template: string; load: () => Promise<unknown> }[] = 
   { template: "/api/file/[fileId]/infos", load: () => import("@/app/api/file/[fileId]/infos/route") },
   { template: "/api/file/[fileId]/rendition", load: () => import("@/app/api/file/[fileId]/rendition/route") },
   { template: "/api/file/[fileId]", load: () => import("@/app/api/file/[fileId]/route") },
+  { template: "/api/file/[fileId]/text", load: () => import("@/app/api/file/[fileId]/text/route") },
   { template: "/api/file/[fileId]/timeline", load: () => import("@/app/api/file/[fileId]/timeline/route") },
   { template: "/api/file/[fileId]/upload", load: () => import("@/app/api/file/[fileId]/upload/route") },
   { template: "/api/file/[fileId]/versions", load: () => import("@/app/api/file/[fileId]/versions/route") },

@@ -23,7 +23,10 @@ export async function startRoundRobinProxy({ port, backends }) {
   const state = backends.map((base, index) => ({
     index,
     url: new URL(base),
-    agent: new http.Agent({ keepAlive: true, maxSockets: 512 }),
+    // Idle connections are closed after 60 s, before the server's keep-alive of 65 s closes them:
+    // otherwise a request sent on a socket just as the server closes it fails (ECONNRESET, EPIPE),
+    // a failure of the proxy's, not of the backend. nginx's upstream keepalive_timeout is 60 s too.
+    agent: new http.Agent({ keepAlive: true, maxSockets: 512, timeout: 60_000 }),
     up: true,
     /** Entries of the requests sent to this backend and not yet answered in full. */
     inFlight: new Set(),

@@ -136,7 +136,7 @@ export async function benchDav({ base, refBase, token, source, size, rounds, rep
   }
   const best = (list) => median(list.map((x) => x?.mibps).filter((x) => typeof x === "number"));
   figures.dav = r;
-  report.ratio(`WebDAV PUT ${size / (1 << 20)} MiB`, "MiB/s", best(r.put), best(r.refPut), "node PUT", 0.5);
+  report.ratio(`WebDAV PUT ${size / (1 << 20)} MiB`, "MiB/s", best(r.put), best(r.refPut), "node PUT", 0.9);
   report.ratio(`WebDAV GET ${size / (1 << 20)} MiB`, "MiB/s", best(r.get), best(r.refGet), "node", 0.9);
 }
 

@@ -55,7 +55,10 @@ export const tusSessionResponse = z.array(z.object({ sessionKey: z.string() }));
 /** PUT /file/(fileId)/upload query. */
 export const replaceContentQuery = z.object({ full: flag, light: flag });
 
-/** GET /file/(fileId)/download and GET /file/download?token=. */
+/**
+ * GET /file/(fileId)/download and GET /file/download?token=. `searchable=1` (by id only): the
+ * searchable PDF OCR made of a scan (an image or a PDF without a text layer), the original untouched.
+ */
 export const downloadParams = z.object({ fileId: id });
-export const downloadQuery = z.object({ latest: flag });
+export const downloadQuery = z.object({ latest: flag, searchable: flag });
 export const tokenDownloadQuery = z.object({ token: z.string().min(1).max(200), latest: flag });

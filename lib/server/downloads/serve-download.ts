@@ -10,6 +10,7 @@ import { authenticate } from "../http/route";
 import { requestInfo } from "../http/request-info";
 import { accelRedirect } from "./accel-redirect";
 import { openBlob } from "./send-blob";
+import { prepareSearchableDownload } from "../texts/searchable-download";
 import { prepareDownloadById, prepareDownloadByToken, type DownloadRequest, type PreparedDownload } from "./prepare-download";
 
 type Prepare = (db: Db, request: Request, url: URL, http: DownloadRequest) => Promise<PreparedDownload>;
@@ -70,12 +71,13 @@ async function settle(prepared: PreparedDownload, complete: boolean) {
   }
 }
 
-/** GET /api/file/(fileId)/download (query `latest`, header `Range`). */
+/** GET /api/file/(fileId)/download (query `latest`, `searchable`, header `Range`). */
 export const downloadById = nodeDownloadHandler(async (db, request, url, http) => {
   const { fileId } = downloadParams.parse({ fileId: /\/file\/([^/]+)\/download\/?$/.exec(url.pathname)?.[1] });
-  const { latest } = downloadQuery.parse(Object.fromEntries(url.searchParams));
+  const { latest, searchable } = downloadQuery.parse(Object.fromEntries(url.searchParams));
   const actor = await authenticate(db, request, "user");
-  return prepareDownloadById({ db, actor: actor!, request: http.info }, fileId, latest, http);
+  const ctx = { db, actor: actor!, request: http.info };
+  return searchable ? prepareSearchableDownload(ctx, fileId, latest, http) : prepareDownloadById(ctx, fileId, latest, http);
 });
 
 /** GET /api/file/download?token= (a file token of type download, a user's or a link share's; no other authentication). */

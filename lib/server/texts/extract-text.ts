@@ -51,6 +51,7 @@ export async function extractText(db: Db, versionId: number): Promise<void> {
   try {
     update = row.blobId ? await textOf(row.blobId, row.size, row.mime, row.name) : { state: "failed", content: "" };
   } catch (error) {
+    if (!(error instanceof MissingTool)) console.warn(`[coffre] the text of version ${versionId} could not be read:`, error instanceof Error ? error.message : error);
     update = error instanceof MissingTool ? { state: "unavailable", content: "", toolMissing: toolMissingName(error.tool) } : { state: "failed", content: "" };
   }
   if (update.state !== "preparing") update.language = detectLanguage(update.content, configurationOf(row.ownerLanguage));

@@ -12,8 +12,8 @@ import { defaultMemoryBytes, isInstalled, MissingTool, runSandboxed, type Sandbo
 
 /** Scans are read at 300 dpi: what Tesseract is trained for, and a page size kept exactly. */
 const DPI = 300;
-/** An image past this is not decoded (a 600 dpi A3 scan is 70 megapixels). */
-const MAX_IMAGE_PIXELS = 100_000_000;
+/** An image past this is not decoded, as for thumbnails (a 600 dpi A4 scan is 35 megapixels). */
+const MAX_IMAGE_PIXELS = 50_000_000;
 /** A page that takes longer is given up (its text stays empty); OCR_PAGE_TIMEOUT_MS sets it. */
 const pageTimeoutMs = () => Number(process.env.OCR_PAGE_TIMEOUT_MS ?? 120_000);
 

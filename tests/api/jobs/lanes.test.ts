@@ -132,6 +132,8 @@ describe("the job queue's lanes", () => {
     expect(["mail.send", "account.password-reset"].map(laneOf)).toEqual(["mail", "mail"]);
     expect(laneOf("previews.make")).toBe("previews");
     expect(laneOf("texts.extract")).toBe("texts");
+    // OCR takes minutes a scan: its own lane, so PDFs' and office documents' texts never wait behind it.
+    expect(laneOf("texts.ocr")).toBe("ocr");
     expect(laneOf("blobs.collect")).toBe("other");
   });
 });

@@ -13,6 +13,7 @@ import { handlerFor } from "@/lib/server/jobs/registry";
 import { makePreview } from "@/lib/server/previews/make-preview";
 import { verifyThumbToken } from "@/lib/server/previews/thumb-token";
 import { extractText } from "@/lib/server/texts/extract-text";
+import { extractFully } from "../texts/text-fixtures";
 import { createTestUser } from "../../helpers/factories";
 import { createFileScene, OPEN_TIMEOUT, openDatabase } from "../../helpers/file-ops-factories";
 import { allRightsBut, createFolder, grantRight, uploadText } from "../../helpers/files";
@@ -152,7 +153,8 @@ describe("preview jobs", () => {
     const { owner, folder, version } = await imageScene();
     const db = await getDb();
     await makePreview(db, version.id);
-    await extractText(db, version.id);
+    // An image's text is its OCR (a job of its own): finished once every slice ran.
+    await extractFully(version.id);
     const copy = await call(createFileRoute.POST, { method: "POST", token: owner.token, query: { copy: version.id }, body: { name: "copy.png", parent_id: folder.id } });
     expect(copy.status, copy.text).toBe(201);
     const source = await previewRow(version.id);
@@ -163,7 +165,8 @@ describe("preview jobs", () => {
     const { owner, folder, version } = await imageScene();
     const db = await getDb();
     await makePreview(db, version.id);
-    await extractText(db, version.id);
+    // An image's text is its OCR (a job of its own): finished once every slice ran.
+    await extractFully(version.id);
     const { version: unprocessed } = await uploadText(owner, folder.id, "later.txt", "x");
     const dest = await createFolder(owner, owner.privateRootId!, "dest");
     const res = await call(folderCreateRoute.POST, { method: "POST", token: owner.token, query: { copy: folder.id }, body: { parent_id: dest.id } });
@@ -173,7 +176,7 @@ describe("preview jobs", () => {
     const photo = copies.find((c) => c.name === "photo.png")!;
     const later = copies.find((c) => c.name === "later.txt")!;
     expect(await previewRow(photo.versionId!)).toMatchObject({ state: "available", thumbBlobId: (await previewRow(version.id)).thumbBlobId });
-    expect((await db.select().from(versionTexts).where(eq(versionTexts.versionId, photo.versionId!)))[0].state).toBe("none");
+    expect((await db.select().from(versionTexts).where(eq(versionTexts.versionId, photo.versionId!)))[0].state).toBe("available");
     // Not processed yet at the source: no rows; /mixer queues it on demand.
     expect(await previewRow(unprocessed.id)).toMatchObject({ state: "pending" });
     expect(await previewRow(later.versionId!)).toBeUndefined();
