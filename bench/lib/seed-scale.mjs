@@ -1,6 +1,7 @@
 // Seeding of the scaling mode (BENCH_SCALE=1, bench/lib/scale.mjs), by SQL on PostgreSQL:
 // a population of users, groups and folders created once (seedPopulation), then files added up
 // to each size (growTo) and, per size, the fixtures the bulk operations consume.
+import { insertTexts } from "./seed-texts.mjs";
 import { log } from "./util.mjs";
 
 export const USERS = 500;
@@ -124,7 +125,7 @@ export async function ensureUser(db, { login, like }) {
  * from `numberFrom`, placed by `folderSql(g)` (g = 1..count) and owned by `ownerSql(g)`. Every
  * 10th file gets 3 versions, every 100th (offset 50) goes to the trash of its owner when
  * `trash`, every 100th carries bench-tag, every 10,000th bench-tag-rare too, every 1,000th an
- * annotation, every 100th (offset 30) an extracted text. Returns the number of rows written.
+ * annotation, 16 in 100 an extracted text (seed-texts.mjs). Returns the number of rows written.
  */
 async function insertFiles(db, { count, numberFrom, folderSql, ownerSql, tiny, tagIds, extras = true, trashAll = false }) {
   if (count <= 0) return 0;
@@ -161,14 +162,8 @@ async function insertFiles(db, { count, numberFrom, folderSql, ownerSql, tiny, t
        SELECT 'file', x.id, x.owner_id, 'scale note ' || x.id FROM files x WHERE x.id > $1::int AND x.id % 1000 = 0`,
       [fileBase],
     );
-    // Extracted texts: the content-search target word in 1 of 50 texts (1 file in 5,000).
-    await db.query(
-      `INSERT INTO version_texts (version_id, state, content)
-       SELECT x.current_version_id, 'available', 'minutes of the meeting number ' || x.id ||
-         CASE WHEN x.id % 5000 = 30 THEN ' budget kiwifruit' ELSE ' budget' END
-       FROM files x WHERE x.id > $1::int AND x.id % 100 = 30`,
-      [fileBase],
-    );
+    // Extracted texts: office documents, OCR'd scans and PDFs (seed-texts.mjs).
+    await insertTexts(db, fileBase);
   }
   if (extras || trashAll) {
     const which = trashAll ? "true" : "x.id % 100 = 50";

@@ -15,6 +15,7 @@ import { FileList } from "./file-list";
 import { itemKey } from "./format";
 import { ItemMenu } from "./item-menu";
 import { InterruptedNotice, ListState } from "./list-state";
+import { SearchMatch } from "./search-match";
 import { UploadPanel } from "./upload-panel";
 import { useBrowserItems } from "./use-browser-items";
 import { useBrowserSearch } from "./use-browser-search";
@@ -106,6 +107,7 @@ export function FileBrowser({ location }: { location: Location }) {
               comments={comments}
               tags={list.rowTags}
               hrefOf={(item) => (item.kind === "folder" ? `/files/${item.id}` : undefined)}
+              detailOf={isSearching ? (item) => <SearchMatch item={item} /> : undefined}
             />
           )}
           {list.content.isFetchingNextPage && <p className={styles.more}>{t("files.loadingMore")}</p>}

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useRef, useState, type MouseEvent } from "react";
+import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from "react";
 import { useLanguage, useT } from "@/lib/i18n/provider";
 import { htmlLang } from "@/lib/i18n/languages";
 import type { MessageKey } from "@/lib/i18n/translate";
@@ -18,7 +18,9 @@ export type SortColumn = "name" | "size" | "modification" | "owner";
 export type Sort = { column: SortColumn; direction: 1 | -1 };
 
 /** Row height in px: fixed, so the visible window is computed from the scroll position alone. */
-const ROW = 44;
+const SHORT_ROW = 44;
+/** With a second line under the names. */
+const TALL_ROW = 64;
 const OVERSCAN = 8;
 
 type Props = {
@@ -44,6 +46,8 @@ type Props = {
   onRename: () => void;
   onNearEnd: () => void;
   hrefOf: (item: Item) => string | undefined;
+  /** A second line under each name (search results: path and snippet); rows are then taller. */
+  detailOf?: (item: Item) => ReactNode;
 };
 
 const COLUMNS: { column: SortColumn; label: MessageKey; className: string }[] = [
@@ -58,7 +62,8 @@ const COLUMNS: { column: SortColumn; label: MessageKey; className: string }[] = 
  * view are rendered, so a folder of 10,000 items costs the same as one of 50.
  */
 export function FileList(props: Props) {
-  const { items, total, selected, active, sort } = props;
+  const { items, total, selected, active, sort, detailOf } = props;
+  const rowHeight = detailOf ? TALL_ROW : SHORT_ROW;
   const t = useT();
   const locale = htmlLang(useLanguage());
   const scroller = useRef<HTMLDivElement>(null);
@@ -74,8 +79,8 @@ export function FileList(props: Props) {
     return () => observer.disconnect();
   }, []);
 
-  const first = Math.max(0, Math.floor(view.top / ROW) - OVERSCAN);
-  const last = Math.min(items.length, Math.ceil((view.top + view.height) / ROW) + OVERSCAN);
+  const first = Math.max(0, Math.floor(view.top / rowHeight) - OVERSCAN);
+  const last = Math.min(items.length, Math.ceil((view.top + view.height) / rowHeight) + OVERSCAN);
   const { onNearEnd } = props;
   useEffect(() => {
     if (last >= items.length - 20) onNearEnd();
@@ -85,13 +90,13 @@ export function FileList(props: Props) {
   useEffect(() => {
     const el = scroller.current;
     if (!el || active < 0) return;
-    const header = ROW;
-    const rowTop = active * ROW;
+    const header = SHORT_ROW;
+    const rowTop = active * rowHeight;
     if (rowTop < el.scrollTop) el.scrollTop = rowTop;
-    else if (rowTop + ROW + header > el.scrollTop + el.clientHeight) el.scrollTop = rowTop + ROW + header - el.clientHeight;
-  }, [active]);
+    else if (rowTop + rowHeight + header > el.scrollTop + el.clientHeight) el.scrollTop = rowTop + rowHeight + header - el.clientHeight;
+  }, [active, rowHeight]);
 
-  const onKeyDown = useGridKeyboard({ ...props, scroller, page: Math.max(1, Math.floor(view.height / ROW) - 1) });
+  const onKeyDown = useGridKeyboard({ ...props, scroller, page: Math.max(1, Math.floor(view.height / rowHeight) - 1) });
 
   function onRowClick(event: MouseEvent, index: number) {
     if (event.shiftKey) props.onSelect(index, event.ctrlKey || event.metaKey ? "rangeAdd" : "range");
@@ -140,12 +145,33 @@ export function FileList(props: Props) {
         ))}
         <span role="columnheader" className={styles.colMore} />
       </div>
-      <div role="rowgroup" style={{ height: items.length * ROW, position: "relative" }}>
+      <div role="rowgroup" style={{ height: items.length * rowHeight, position: "relative" }}>
         {items.slice(first, last).map((item, offset) => {
           const index = first + offset;
           const key = itemKey(item);
           const isSelected = selected.has(key);
           const href = props.hrefOf(item);
+          const nameParts = (
+            <>
+              {href ? (
+                <Link href={href} tabIndex={-1} className={styles.name} onClick={(e) => (e.ctrlKey || e.metaKey || e.shiftKey) && e.preventDefault()}>
+                  {item.name}
+                </Link>
+              ) : (
+                <span className={styles.name}>{item.name}</span>
+              )}
+              <CommentMarker counts={props.comments?.get(`${item.kind}:${item.id}`)} />
+              <RowTags tags={props.tags?.get(`${item.kind}:${item.id}`)} />
+              {item.kind === "file" && item.lock?.locked && (
+                <span className={styles.lock} role="img" aria-label={t("files.locked", { owner: item.lock.owner ?? "" })} title={t("files.locked", { owner: item.lock.owner ?? "" })}>
+                  <svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+                    <rect x="5" y="11" width="14" height="10" rx="2" />
+                    <path d="M8 11V8a4 4 0 0 1 8 0v3" />
+                  </svg>
+                </span>
+              )}
+            </>
+          );
           return (
             <div
               key={key}
@@ -155,7 +181,7 @@ export function FileList(props: Props) {
               aria-rowindex={index + 2}
               aria-selected={isSelected}
               className={[styles.row, styles.itemRow, isSelected && styles.selected, index === active && styles.active].filter(Boolean).join(" ")}
-              style={{ transform: `translateY(${index * ROW}px)` }}
+              style={{ transform: `translateY(${index * rowHeight}px)`, height: rowHeight }}
               onClick={(e) => onRowClick(e, index)}
               onDoubleClick={() => props.onOpen(item)}
               onContextMenu={(e) => onRowMenu(e, index)}
@@ -167,22 +193,13 @@ export function FileList(props: Props) {
               </span>
               <span role="gridcell" className={styles.colName}>
                 <ItemIcon item={item} />
-                {href ? (
-                  <Link href={href} tabIndex={-1} className={styles.name} onClick={(e) => (e.ctrlKey || e.metaKey || e.shiftKey) && e.preventDefault()}>
-                    {item.name}
-                  </Link>
-                ) : (
-                  <span className={styles.name}>{item.name}</span>
-                )}
-                <CommentMarker counts={props.comments?.get(`${item.kind}:${item.id}`)} />
-                <RowTags tags={props.tags?.get(`${item.kind}:${item.id}`)} />
-                {item.kind === "file" && item.lock?.locked && (
-                  <span className={styles.lock} role="img" aria-label={t("files.locked", { owner: item.lock.owner ?? "" })} title={t("files.locked", { owner: item.lock.owner ?? "" })}>
-                    <svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-                      <rect x="5" y="11" width="14" height="10" rx="2" />
-                      <path d="M8 11V8a4 4 0 0 1 8 0v3" />
-                    </svg>
+                {detailOf ? (
+                  <span className={styles.nameStack}>
+                    <span className={styles.nameLine}>{nameParts}</span>
+                    {detailOf(item)}
                   </span>
+                ) : (
+                  nameParts
                 )}
               </span>
               <span role="gridcell" className={styles.colSize}>

@@ -73,6 +73,12 @@ export const fileResponse = z.object({
   nb_unread_annotations: z.number().optional(),
   meta: z.record(z.string(), z.unknown()).optional(),
   path: z.string().optional(),
+  /** Search results: the names of the folders above the file the caller may browse (api.md). */
+  path_name: z.string().optional(),
+  /** Search results, files found by their content (api.md): plain text, highlight offsets into it, page. */
+  content_match: z
+    .object({ snippet: z.string(), highlights: z.array(z.tuple([z.number(), z.number()])), page: z.number().nullable() })
+    .optional(),
   mime: z.string().optional(),
   /** Full mode, when a thumbnail exists or is being made: a signed token for GET /mixer/(id)?token=. */
   thumb_token: z.string().optional(),

@@ -3,6 +3,10 @@ import { dateInput, flag, id } from "@/lib/contracts/common";
 import { fileResponse, type FileResponse } from "./files";
 import { tagIdList } from "./tags";
 
+/** Values of folder search's `types`. */
+export const FILE_TYPE_FILTERS = ["document", "spreadsheet", "presentation", "pdf", "image", "video", "audio", "text", "archive"] as const;
+export type FileTypeFilter = (typeof FILE_TYPE_FILTERS)[number];
+
 export const folderParams = z.object({ folderId: id });
 
 const modeFlags = { full: flag, light: flag };
@@ -27,7 +31,12 @@ export const readFolderQuery = z.object({
     .optional()
     .transform((n) => (n === undefined ? n : Math.min(n, 1000))),
   recursive: flag,
-  search_label: z.string().max(1000).optional(),
+  /** Web search syntax (quotes, -word, or); NUL cannot be searched for (PostgreSQL text holds none): 400. */
+  search_label: z
+    .string()
+    .max(1000)
+    .refine((s) => !s.includes("\u0000"), "NUL is not allowed")
+    .optional(),
   in_name: searchSwitch,
   in_annotations: searchSwitch,
   in_content: searchSwitch,
@@ -40,6 +49,15 @@ export const readFolderQuery = z.object({
   size_end: bytes.optional(),
   /** Tag ids, comma-separated: every one must be on a match (api.md). */
   tags: tagIdList.optional(),
+  /** Kinds of files, comma-separated: a file of any of them matches; folders do not (api.md). */
+  types: z
+    .string()
+    .max(200)
+    .transform((s) => s.split(",").map((p) => p.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(FILE_TYPE_FILTERS)).min(1).max(FILE_TYPE_FILTERS.length))
+    .optional(),
+  /** Only what this user owns (the `owner_id` the results show). */
+  owner_id: id.optional(),
 });
 export type ReadFolderQuery = z.output<typeof readFolderQuery>;
 

@@ -3,7 +3,7 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
 import type { FileResponse } from "@/lib/contracts/files";
-import type { FolderResponse } from "@/lib/contracts/folders";
+import type { FileTypeFilter, FolderResponse } from "@/lib/contracts/folders";
 import type { TrashItemResponse } from "@/lib/contracts/trash";
 import { trashKeys } from "./trash";
 
@@ -82,7 +82,7 @@ export const folderTreeQuery = (folderId: number | "company" | "shared") =>
     },
   });
 
-/** What a search looks for: words (in names, and in content and comments when asked), dates and sizes. */
+/** What a search looks for: words (in names, and in content and comments when asked), dates, sizes, tags, a kind, an owner. */
 export type SearchCriteria = {
   label: string;
   inContent?: boolean;
@@ -95,10 +95,14 @@ export type SearchCriteria = {
   maxSize?: number;
   /** Tag ids: every one must be on a match. */
   tags?: number[];
+  /** Files of this kind only (folders are left out). */
+  type?: FileTypeFilter;
+  /** What this user owns. */
+  ownerId?: number;
 };
 
 export const hasCriteria = (c: SearchCriteria) =>
-  c.label.trim().length > 0 || Boolean(c.modifiedAfter || c.modifiedBefore || c.minSize !== undefined || c.maxSize !== undefined || c.tags?.length);
+  c.label.trim().length > 0 || Boolean(c.modifiedAfter || c.modifiedBefore || c.minSize !== undefined || c.maxSize !== undefined || c.tags?.length || c.type || c.ownerId !== undefined);
 
 /** The contract's search parameters (dates as `@<unix seconds>`). */
 function searchParams(c: SearchCriteria): URLSearchParams {
@@ -116,6 +120,8 @@ function searchParams(c: SearchCriteria): URLSearchParams {
   if (c.minSize !== undefined) params.set("size_start", String(c.minSize));
   if (c.maxSize !== undefined) params.set("size_end", String(c.maxSize));
   if (c.tags?.length) params.set("tags", c.tags.join(","));
+  if (c.type) params.set("types", c.type);
+  if (c.ownerId !== undefined) params.set("owner_id", String(c.ownerId));
   return params;
 }
 

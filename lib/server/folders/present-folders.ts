@@ -12,6 +12,7 @@ import { resolveRights } from "../rights/resolve-rights";
 import { folderCans, type Rights } from "../rights/rights";
 import { loadOwnerNames } from "../users/owner-names";
 import { loadFolderStats } from "./folder-stats";
+import { loadPathNames } from "./path-names";
 
 /** The contract's Folder, so the compiler checks what is written (lib/contracts/folders.ts). */
 export type FolderJson = FolderResponse;
@@ -68,31 +69,17 @@ export async function presentFolders(ctx: AuthedCtx, list: Folder[], mode: Mode,
 async function loadFullExtras(ctx: AuthedCtx, list: Folder[]) {
   const config = await getPlatformConfig(ctx.db);
   const ids = list.map((f) => f.id);
-  const ancestorIds = [...new Set(list.flatMap((f) => f.path))];
-  const [stats, shared, ancestors, annotations, followed] = await Promise.all([
+  const [stats, shared, pathNameOf, annotations, followed] = await Promise.all([
     loadFolderStats(ctx.db, ids),
     loadSharedFolderIds(ctx, ids),
-    loadAncestorNames(ctx, ancestorIds),
+    loadPathNames(ctx, list.map((f) => f.path)),
     countAnnotations(ctx.db, ctx.actor.user.id, "folder", ids),
     // self_alert exists only while the platform option is on (contract): whether the caller follows the folder.
     config.self_alert ? loadFollowedFolderIds(ctx, ids) : null,
   ]);
-  const pathNames = new Map<number, string>();
-  for (const f of list) {
-    // path_name shows only the ancestors the caller may browse (contract: limited by rights).
-    const names = f.path.map((id) => ancestors.get(id)).filter((n): n is string => n !== undefined);
-    pathNames.set(f.id, `/${names.join("/")}`);
-  }
+  // path_name shows only the ancestors the caller may browse (contract: limited by rights).
+  const pathNames = new Map(list.map((f) => [f.id, pathNameOf(f.path)]));
   return { stats, shared, pathNames, annotations, features: config.features, followed };
-}
-
-async function loadAncestorNames(ctx: AuthedCtx, ids: number[]): Promise<Map<number, string>> {
-  if (ids.length === 0) return new Map();
-  const rights = await resolveRights(ctx.db, ctx.actor.user, ids);
-  const found = rows<{ id: number; name: string }>(
-    await ctx.db.execute(sql`SELECT id, name FROM folders WHERE id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`),
-  );
-  return new Map(found.filter((f) => rights.get(Number(f.id))?.browse).map((f) => [Number(f.id), f.name]));
 }
 
 /** Folders on which the caller has an active alert of their own. */

@@ -10,9 +10,12 @@ import { modeOf } from "../present/mode";
 import { resolveRightsMany } from "../rights/resolve-many";
 import type { Rights } from "../rights/rights";
 import { targetIdsOf } from "../rights/targets";
+import { loadContentMatches } from "../search/content-matches";
+import { typeMatch } from "../search/file-types";
+import { webQuery, webTextMatches } from "../search/text-query";
 import { tagMatch } from "../tags/tag-search";
-import { textMatches } from "../texts/text-query";
 import { idArray, inChunks } from "./id-array";
+import { loadPathNames } from "./path-names";
 import { presentFolders } from "./present-folders";
 
 /** Each list of a search answer stops here; a search is narrowed, not paged. */
@@ -25,15 +28,18 @@ export const SEARCH_LIMIT = 1000;
  * are returned. Where the keywords are looked for: `in_name` (every keyword in the name; the
  * default when no switch is on), `in_content` (every keyword in the extracted text of the
  * file's current version), `in_annotations` (every keyword in one live annotation of the file or
- * folder); several switches match any of them. A size range applies to files only, so it
- * excludes folders. `tags` keeps the matches carrying every one of those tags.
+ * folder); several switches match any of them. Content and annotations read the keywords in the
+ * web search syntax (quotes, -word, or). A size range and `types` apply to files only, so they
+ * exclude folders; `owner_id` keeps what that user owns (a file's version creator, as shown).
+ * `tags` keeps the matches carrying every one of those tags. Every match carries its `path` and
+ * `path_name`; files found by their content carry `content_match` (snippet, highlights, page).
  */
 export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query: ReadFolderQuery) {
   const user = ctx.actor.user;
   const mode = modeOf(query);
   const words = (query.search_label ?? "").split(/\s+/).filter(Boolean);
   const keywords = keywordMatch(words, query);
-  const hasSize = query.size_start !== undefined || query.size_end !== undefined;
+  const filesOnly = query.size_start !== undefined || query.size_end !== undefined || query.types !== undefined;
   const tagged = query.tags ? await tagMatch(ctx.db, user, query.tags, { folder: folders.id, file: files.id }) : undefined;
 
   // Administrators may read everything: the scope alone limits them. Others: the folders they may reach.
@@ -43,7 +49,7 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
 
   const below = scope ? sql`${folders.path} @> ARRAY[${scope.id}::int]` : undefined;
   const folderMatches =
-    hasSize || browsable?.length === 0 || keywords.folder === false || tagged?.folder === false
+    filesOnly || browsable?.length === 0 || keywords.folder === false || tagged?.folder === false
       ? []
       : await ctx.db
           .select()
@@ -55,6 +61,7 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
               below,
               keywords.folder,
               tagged?.folder,
+              query.owner_id !== undefined ? eq(folders.ownerId, query.owner_id) : undefined,
               range(folders.createdAt, query.creation_start, query.creation_end),
               range(folders.modifiedAt, query.modification_start, query.modification_end),
             ),
@@ -79,6 +86,8 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
               readable ? sql`${files.folderId} = ANY(${idArray(readable)})` : inScope,
               keywords.file,
               tagged?.file,
+              query.types ? typeMatch(query.types, fileVersions.mime, files.nameKey) : undefined,
+              query.owner_id !== undefined ? eq(fileVersions.creatorId, query.owner_id) : undefined,
               range(fileVersions.createdAt, query.creation_start, query.creation_end),
               range(files.modifiedAt, query.modification_start, query.modification_end),
               query.size_start !== undefined ? gte(fileVersions.size, query.size_start) : undefined,
@@ -89,10 +98,21 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
           .limit(SEARCH_LIMIT);
 
   const known = allowed ?? undefined;
-  return {
-    folders: await presentFolders(ctx, folderMatches, mode, known),
-    files: await inChunks(fileMatches, 5000, (chunk) => presentFiles(ctx, chunk, mode, { rights: known })),
-  };
+  const [folderList, fileList, pathNameOf, contentMatches] = await Promise.all([
+    presentFolders(ctx, folderMatches, mode, known),
+    inChunks(fileMatches, 5000, (chunk) => presentFiles(ctx, chunk, mode, { rights: known })),
+    loadPathNames(ctx, [...folderMatches.map((f) => f.path), ...fileMatches.map((m) => [...m.folder.path, m.folder.id])]),
+    query.in_content && words.length ? loadContentMatches(ctx.db, fileMatches.map((m) => m.version.id), words.join(" ")) : new Map(),
+  ]);
+  // Additive fields of search results (api.md): where each match is, and what matched in a file's text.
+  folderMatches.forEach((f, i) => Object.assign(folderList[i], { path: `/${f.path.join("/")}`, path_name: pathNameOf(f.path) }));
+  fileMatches.forEach((m, i) => {
+    const chain = [...m.folder.path, m.folder.id];
+    Object.assign(fileList[i], { path: `/${chain.join("/")}`, path_name: pathNameOf(chain) });
+    const match = contentMatches.get(m.version.id);
+    if (match) fileList[i].content_match = match;
+  });
+  return { folders: folderList, files: fileList };
 }
 
 /**
@@ -122,14 +142,15 @@ type KeywordMatch = { folder: SQL | undefined | false; file: SQL | undefined | f
 /**
  * The keyword conditions on folders and files (undefined: no keywords; false: this kind cannot
  * match, folders having no content). Name only is the search's fast path and stays exactly the
- * trigram match. Contents match in each text's language (text-query.ts, on version_texts.tsv);
- * annotations use the 'simple' configuration and spell the expression of annotations_text_tsv_idx
- * literally, so the index serves them.
+ * trigram match (every word a substring of the name). Text reads the words in the web search
+ * syntax: a version's text in its own language (texts/text-query.ts), annotations in 'simple', spelling
+ * the expression of annotations_text_tsv_idx literally so that the index serves it.
  */
 function keywordMatch(words: string[], query: ReadFolderQuery): KeywordMatch {
   if (words.length === 0) return { folder: undefined, file: undefined };
   const byName = query.in_name || (!query.in_content && !query.in_annotations);
-  const tsquery = sql`plainto_tsquery('simple', ${words.join(" ")})`;
+  const text = words.join(" ");
+  const tsquery = webQuery(sql`'simple'`, text);
   // Uncorrelated IN: the matches are found once through the GIN index (a hashed subplan, even
   // inside an OR), not tested row by row.
   const annotated = (targetType: "file" | "folder", targetId: AnyPgColumn) => sql`${targetId} IN (
@@ -143,7 +164,7 @@ function keywordMatch(words: string[], query: ReadFolderQuery): KeywordMatch {
     folder: anyOf([byName && and(...words.map((w) => nameContains(folders.nameKey, w))), query.in_annotations && annotated("folder", folders.id)]),
     file: anyOf([
       byName && and(...words.map((w) => nameContains(files.nameKey, w))),
-      query.in_content && sql`${files.currentVersionId} IN (SELECT t.version_id FROM version_texts t WHERE ${textMatches(words.join(" "))})`,
+      query.in_content && sql`${files.currentVersionId} IN (SELECT t.version_id FROM version_texts t WHERE ${webTextMatches(text)})`,
       query.in_annotations && annotated("file", files.id),
     ]),
   };

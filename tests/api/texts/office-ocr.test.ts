@@ -125,7 +125,15 @@ describe.skipIf(!hasOcr)("OCR (Tesseract)", () => {
     await extractFully(pdf.id);
 
     expect(names((await search(owner.token, work.id, "pineapple")).body.files)).toEqual(["receipt.png"]);
-    expect(names((await search(owner.token, work.id, "lighthouse")).body.files)).toEqual(["scan.pdf"]);
+    const lighthouse = await search(owner.token, work.id, "lighthouse");
+    expect(names(lighthouse.body.files)).toEqual(["scan.pdf"]);
+    // The result carries a snippet with the word marked and the page of the scan it is on.
+    const match = lighthouse.body.files[0].content_match as { snippet: string; highlights: [number, number][]; page: number };
+    expect(match.page).toBe(2);
+    expect(match.highlights.map(([a, b]) => match.snippet.slice(a, b).toLowerCase())).toEqual(["lighthouse"]);
+    const receipt = (await search(owner.token, work.id, "pineapple")).body.files[0].content_match as { page: number; snippet: string };
+    expect(receipt.page).toBe(1);
+    expect(receipt.snippet.toLowerCase()).toContain("pineapple");
     const pages = (await textRow(pdf.id)).content.split("\f");
     expect(pages).toHaveLength(2);
     expect(pages[0]).toContain("budgets");
