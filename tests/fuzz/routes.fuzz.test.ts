@@ -169,11 +169,14 @@ describe("malformed input on every route", () => {
           if (input.asId !== undefined) headers.set("asid", input.asId);
           // Next hands route handlers a NextRequest; next-auth relies on it.
           const req = new NextRequest(url, { method, headers, body: method === "GET" ? undefined : input.body.text });
-          const res =
-            viaNode && handler.endpoint
-              ? await callViaNode(handler, req, params as Record<string, string>, false)
-              : await handler(req, { params: Promise.resolve(params) });
-          const text = await res.text();
+          // A request that never answers is a failure with its input (fast-check shrinks it), not a test timeout.
+          const { res, text } = await withinSeconds(15, `${method} ${url.pathname}${url.search} (${viaNode ? "node" : "next"}) never answered`, async () => {
+            const res =
+              viaNode && handler.endpoint
+                ? await callViaNode(handler, req, params as Record<string, string>, false)
+                : await handler(req, { params: Promise.resolve(params) });
+            return { res, text: await res.text() };
+          });
           expect(res.status, `${method} ${url.pathname}${url.search} → ${res.status} ${text.slice(0, 300)}`).toBeLessThan(500);
           if (res.status >= 400) {
             if (!ownFormat) {
@@ -193,3 +196,15 @@ describe("malformed input on every route", () => {
     });
   }
 });
+
+async function withinSeconds<T>(seconds: number, message: string, work: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), seconds * 1000);
+  });
+  try {
+    return await Promise.race([work(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

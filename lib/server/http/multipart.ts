@@ -91,7 +91,14 @@ export async function streamMultipartFile<T>(source: BodySource, options: Multip
     stream.once("limit", () => fail(new AppError("payload_too_large", `The file is larger than the limit of ${formatBytes(options.maxFileBytes)}`)));
     const file = { stream, filename: info.filename ?? "", mimeType: info.mimeType };
     const fieldsSoFar = { ...fields };
-    handling = Promise.resolve().then(() => options.onFile(file, fieldsSoFar));
+    // Called in this event, not a microtask later: a body that ends right here destroys the file
+    // stream in a nextTick, which runs before microtasks, and a consumer attached after that
+    // would wait for bytes that never come (a request that never answered, found by the fuzzing).
+    try {
+      handling = Promise.resolve(options.onFile(file, fieldsSoFar));
+    } catch (error) {
+      handling = Promise.reject(error);
+    }
     // A consumer that finished without reading everything must not stall the parser.
     handling.then(() => stream.resume(), fail);
   });

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { users } from "@/db/schema";
@@ -57,9 +58,9 @@ async function storeNormalisedPicture(input: Readable): Promise<StoredBlob> {
   image.once("error", (error) => {
     unreadable = !(error instanceof AppError) && !(error as NodeJS.ErrnoException).code;
   });
-  // An upload cut short (over the limit, client gone) fails the image, hence the blob write.
-  input.once("error", (error) => image.destroy(error));
-  input.pipe(image);
+  // An upload cut short (over the limit, client gone, even before this ran) fails the image, hence
+  // the blob write: pipeline, unlike pipe, sees a stream that already failed.
+  pipeline(input, image).catch(() => {});
   try {
     return await getBlobStore().put(image);
   } catch (error) {

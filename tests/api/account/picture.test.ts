@@ -10,6 +10,7 @@ import { logs } from "@/db/schema";
 import { getBlobStore } from "@/lib/storage";
 import { createAdmin, createTestGroup, createTestUser, reloadUser } from "../../helpers/factories";
 import { call, expectError, type CallOptions } from "../../helpers/http";
+import { callViaNode } from "../../helpers/node-call";
 import { expectAuthRequired } from "../../helpers/security";
 import { multipartStream } from "./multipart-body";
 
@@ -124,6 +125,20 @@ describe("account picture", () => {
     expectError(await call(accountPictureRoute.POST, { method: "POST", token: user.token, body: { targetFile: "x" } }), 415);
     expect((await reloadUser(user.id)).pictureBlobId).toBeNull();
   });
+
+  it("answers 400 to a body that ends inside the file part, over HTTP as server.ts serves it (the fuzzing found it never answered)", async () => {
+    const user = await createTestUser();
+    // One small chunk: the body's end reaches the parser in the same tick as the file part's start.
+    const req = new Request("http://coffre.test/api/account/picture", {
+      method: "POST",
+      headers: { authorization: `Bearer ${user.token}`, "content-type": "multipart/form-data; boundary=b" },
+      body: '--b\r\nContent-Disposition: form-data; name="targetFile"; filename="a"\r\n\r\nabc',
+    });
+    const res = await callViaNode(accountPictureRoute.POST, req, {}, false);
+    expect(res.status).toBe(400);
+    expect((await res.json()).code).toBe("invalid_request");
+    expect((await reloadUser(user.id)).pictureBlobId).toBeNull();
+  }, 20_000);
 
   it("refuses a file over 16 MB with 413 while streaming", async () => {
     const user = await createTestUser();
