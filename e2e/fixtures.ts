@@ -26,3 +26,20 @@ export function pdfWithText(text: string): Buffer {
 /** A solid-colour PNG. */
 export const solidPng = (width: number, height: number, rgb: [number, number, number]) =>
   sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } }).png().toBuffer();
+
+/** A one-page PDF holding only a picture of text (no text layer), as a scanner makes it. */
+export async function scannedPdf(lines: string[]): Promise<Buffer> {
+  const { createCanvas } = await import("@napi-rs/canvas");
+  const { PDFDocument } = await import("pdf-lib");
+  const canvas = createCanvas(1400, 140 + lines.length * 90);
+  const context = canvas.getContext("2d");
+  context.fillStyle = "#ffffff";
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.fillStyle = "#000000";
+  context.font = "56px sans-serif";
+  lines.forEach((line, i) => context.fillText(line, 60, 110 + i * 90));
+  const pdf = await PDFDocument.create();
+  const image = await pdf.embedPng(canvas.toBuffer("image/png"));
+  pdf.addPage([595, 842]).drawImage(image, { x: 48, y: 600, width: 500, height: (image.height / image.width) * 500 });
+  return Buffer.from(await pdf.save());
+}

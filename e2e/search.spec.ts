@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { pdfWithText } from "./fixtures";
+import { pdfWithText, scannedPdf } from "./fixtures";
 import { createUser, screenshot, signIn } from "./helpers";
 
 const suffix = () => Math.random().toString(36).slice(2, 7);
@@ -55,4 +55,33 @@ test("a content search shows where each file is, the page of a PDF and the match
   await expect(pdf).toBeVisible();
   await screenshot(page, "search-type-pdf");
   expect(dialogs).toEqual([]);
+});
+
+test("a scan is read for search: its details say so and offer the searchable PDF, which has a text layer", async ({ page, request }) => {
+  const user = await createUser(request, { firstname: "Ada", lastname: "Lovelace" });
+  const { token } = await (await request.post("/api/auth", { data: { user: user.login, password: user.password } })).json();
+  const headers = { Authorization: `Bearer ${token}` };
+  const roots = await (await request.get("/api/roots", { headers })).json();
+  const root = roots.find((r: { type: string }) => r.type === "private").id;
+  const uploaded = await request.post("/api/file/upload", {
+    headers,
+    multipart: { folderId: String(root), targetFile: { name: "receipt-scan.pdf", mimeType: "application/pdf", buffer: await scannedPdf(["Receipt for the harpsichord", "Paid in full"]) } },
+  });
+  expect(uploaded.status()).toBe(201);
+  const file = (await uploaded.json()) as { id: number };
+  // OCR runs in its own job lane: wait for the text through the API.
+  await expect.poll(async () => (await (await request.get(`/api/file/${file.id}/text`, { headers })).json()).state, { timeout: 120_000 }).toBe("available");
+
+  await signIn(page, user.password, user.login);
+  await page.getByRole("navigation").getByRole("link", { name: "My files" }).click();
+  await row(page, "receipt-scan.pdf").click();
+  await page.getByRole("toolbar", { name: "Actions" }).getByRole("button", { name: "Details" }).click();
+  const status = page.getByTestId("file-text");
+  await expect(status).toContainText("Content searchable");
+  const link = status.getByRole("link", { name: "Download searchable PDF" });
+  await expect(link).toBeVisible();
+  await screenshot(page, "details-searchable-scan");
+  const searchable = await request.get((await link.getAttribute("href"))!, { headers });
+  expect(searchable.status()).toBe(200);
+  expect((await searchable.body()).subarray(0, 5).toString()).toBe("%PDF-");
 });

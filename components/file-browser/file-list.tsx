@@ -19,8 +19,8 @@ export type Sort = { column: SortColumn; direction: 1 | -1 };
 
 /** Row height in px: fixed, so the visible window is computed from the scroll position alone. */
 const SHORT_ROW = 44;
-/** With a second line under the names. */
-const TALL_ROW = 64;
+/** With the lines under the names: where (path, page) and two lines of snippet. */
+const TALL_ROW = 92;
 const OVERSCAN = 8;
 
 type Props = {

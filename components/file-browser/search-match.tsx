@@ -18,12 +18,14 @@ export function SearchMatch({ item }: { item: Item }) {
   if (!item.path_name && !match) return null;
   return (
     <span className={styles.matchLine}>
-      {item.path_name && (
-        <span className={styles.matchPath} title={t("search.matchIn", { path: item.path_name })}>
-          {item.path_name}
-        </span>
-      )}
-      {match?.page != null && <span className={styles.matchPage}>{t("search.page", { page: match.page })}</span>}
+      <span className={styles.matchWhere}>
+        {item.path_name && (
+          <span className={styles.matchPath} title={t("search.matchIn", { path: item.path_name })}>
+            {item.path_name}
+          </span>
+        )}
+        {match?.page != null && <span className={styles.matchPage}>{t("search.page", { page: match.page })}</span>}
+      </span>
       {match && <Snippet match={match} />}
     </span>
   );

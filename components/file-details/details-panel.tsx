@@ -10,6 +10,7 @@ import styles from "./details.module.css";
 import { FollowToggle } from "./follow-toggle";
 import { LockToggle } from "./lock-toggle";
 import { RightsTab } from "./rights-tab";
+import { FileTextStatus } from "./text-status";
 import { FileWorkflowStatus } from "@/components/workflows/file-workflow-status";
 import { TagEditor } from "@/components/tags/tag-editor";
 import { VersionsTab } from "./versions-tab";
@@ -58,6 +59,7 @@ export function DetailsPanel({ item, unread = 0, onClose }: { item: Item; unread
       </div>
       <div className={styles.switches}>{item.kind === "file" ? <LockToggle file={item} /> : <FollowToggle folderId={item.id} />}</div>
       {item.kind === "file" && <FileWorkflowStatus versionId={item.id} />}
+      {item.kind === "file" && <FileTextStatus file={item} />}
       <TagEditor target={target} canEdit={item.can_edit} />
       <div role="tablist" aria-label={t("details.sections")} className={styles.tabs} onKeyDown={onTabKey}>
         {tabs.map((name) => (

@@ -6,6 +6,7 @@ import { api } from "@/lib/api-client";
 import type { AnnotationResponse, CountsResponse } from "@/lib/contracts/annotations";
 import type { FileResponse } from "@/lib/contracts/files";
 import type { RightResponse } from "@/lib/contracts/rights";
+import type { TextStateResponse } from "@/lib/contracts/texts";
 import { filesKeys } from "./files";
 
 export type { AnnotationResponse, RightResponse };
@@ -164,3 +165,12 @@ export function useRemoveRight() {
     onSuccess: invalidate,
   });
 }
+
+/** Where the searchable text of a file's current version stands (GET /file/(id)/text). */
+export const fileTextQuery = (fileId: number) =>
+  queryOptions({
+    queryKey: [...filesKeys.all, "text", fileId] as const,
+    queryFn: () => api.get<TextStateResponse>(`/api/file/${fileId}/text`),
+    // OCR goes page by page: the panel follows it while it runs.
+    refetchInterval: (query) => (["pending", "preparing"].includes(query.state.data?.state ?? "") ? 5000 : false),
+  });

@@ -522,6 +522,14 @@ export const cn: Partial<Messages> = {
   "search.syntax": "在内容中：用\"引号\"搜索短语，-词 排除，or 表示任选其一。",
   "search.page": "第 {page} 页",
   "search.matchIn": "位于 {path}",
+  "text.available": "内容可搜索",
+  "text.pages": "{count} 页",
+  "text.reading": "正在识别扫描件：第 {done} 页，共 {total} 页",
+  "text.pending": "正在读取内容以供搜索…",
+  "text.unavailable": "内容不可搜索：服务器未安装 {tool}",
+  "text.partial": "扫描页未读取：服务器未安装 {tool}",
+  "text.failed": "无法读取内容以供搜索",
+  "text.searchablePdf": "下载可搜索的 PDF",
 
   // Details panel
   "details.title": "{name} 的详细信息",

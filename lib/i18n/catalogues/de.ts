@@ -522,6 +522,14 @@ export const de: Partial<Messages> = {
   "search.syntax": "Im Inhalt: \"Anführungszeichen\" für eine Wortgruppe, -Wort zum Ausschließen, or zwischen Alternativen.",
   "search.page": "Seite {page}",
   "search.matchIn": "In {path}",
+  "text.available": "Inhalt durchsuchbar",
+  "text.pages": "{count} Seiten",
+  "text.reading": "Scan wird gelesen: Seite {done} von {total}",
+  "text.pending": "Inhalt wird für die Suche gelesen…",
+  "text.unavailable": "Inhalt nicht durchsuchbar: {tool} ist auf dem Server nicht installiert",
+  "text.partial": "Gescannte Seiten nicht gelesen: {tool} ist auf dem Server nicht installiert",
+  "text.failed": "Inhalt konnte für die Suche nicht gelesen werden",
+  "text.searchablePdf": "Durchsuchbares PDF herunterladen",
 
   // Details panel
   "details.title": "Details zu {name}",

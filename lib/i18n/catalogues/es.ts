@@ -522,6 +522,14 @@ export const es: Partial<Messages> = {
   "search.syntax": "En el contenido: \"comillas\" para una frase, -palabra para excluir, or entre alternativas.",
   "search.page": "página {page}",
   "search.matchIn": "En {path}",
+  "text.available": "Contenido buscable",
+  "text.pages": "{count} páginas",
+  "text.reading": "Leyendo el escaneo: página {done} de {total}",
+  "text.pending": "Leyendo el contenido para la búsqueda…",
+  "text.unavailable": "Contenido no buscable: {tool} no está instalado en el servidor",
+  "text.partial": "Páginas escaneadas no leídas: {tool} no está instalado en el servidor",
+  "text.failed": "No se pudo leer el contenido para la búsqueda",
+  "text.searchablePdf": "Descargar PDF con texto",
 
   // Details panel
   "details.title": "Detalles de {name}",

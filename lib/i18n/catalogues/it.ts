@@ -522,6 +522,14 @@ export const it: Partial<Messages> = {
   "search.syntax": "Nel contenuto: \"virgolette\" per una frase, -parola per escludere, or tra alternative.",
   "search.page": "pagina {page}",
   "search.matchIn": "In {path}",
+  "text.available": "Contenuto ricercabile",
+  "text.pages": "{count} pagine",
+  "text.reading": "Lettura della scansione: pagina {done} di {total}",
+  "text.pending": "Lettura del contenuto per la ricerca…",
+  "text.unavailable": "Contenuto non ricercabile: {tool} non è installato sul server",
+  "text.partial": "Pagine scansionate non lette: {tool} non è installato sul server",
+  "text.failed": "Impossibile leggere il contenuto per la ricerca",
+  "text.searchablePdf": "Scarica PDF ricercabile",
 
   // Details panel
   "details.title": "Dettagli di {name}",

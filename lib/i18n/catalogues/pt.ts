@@ -522,6 +522,14 @@ export const pt: Partial<Messages> = {
   "search.syntax": "No conteúdo: \"aspas\" para uma frase, -palavra para excluir, or entre alternativas.",
   "search.page": "página {page}",
   "search.matchIn": "Em {path}",
+  "text.available": "Conteúdo pesquisável",
+  "text.pages": "{count} páginas",
+  "text.reading": "A ler a digitalização: página {done} de {total}",
+  "text.pending": "A ler o conteúdo para a pesquisa…",
+  "text.unavailable": "Conteúdo não pesquisável: {tool} não está instalado no servidor",
+  "text.partial": "Páginas digitalizadas não lidas: {tool} não está instalado no servidor",
+  "text.failed": "Não foi possível ler o conteúdo para a pesquisa",
+  "text.searchablePdf": "Transferir PDF pesquisável",
 
   // Details panel
   "details.title": "Detalhes de {name}",
