@@ -100,7 +100,9 @@ describe("a pathological PDF never stalls the server", () => {
     const text = await healthWhile(extractText(db, version.id));
     expectHealthFast(text);
     expect(text.elapsed).toBeLessThan(LIMIT_MS + 5000);
-    expect(["available", "failed"]).toContain((await textOf(version.id)).state);
+    // Stopped at the limit (failed), or, on a fast machine, read in time: the page has no text
+    // layer, so it waits for OCR (issue 33) when Tesseract is here.
+    expect(["available", "failed", ...(hasOcr ? ["preparing"] : [])]).toContain((await textOf(version.id)).state);
 
     // The stopped workers' memory went with them.
     await sleep(500);
