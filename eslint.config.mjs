@@ -17,6 +17,9 @@ const LAYERS = [
   layer("./lib/config", ["./lib/server", "./db", "./lib/storage", "./lib/contracts", "./app", ...CLIENT], "lib/config reads the environment and imports no other layer."),
 ];
 
+// What JSX text may hold without a catalogue: separators and symbols, the same in every language.
+const JSX_PUNCTUATION = ["·", ":", "×", "›", "‹", "🔒", "+", "#", "−", "↓", "↑", "←", "→", "“", "”", "—", "–", "/", "(", ")", "(#", "%", "…", ",", "|", "*"];
+
 const config = [
   ...nextVitals,
   ...nextTs,
@@ -44,6 +47,22 @@ const config = [
     files: ["lib/contracts/**"],
     rules: {
       "no-restricted-imports": ["error", { patterns: [{ regex: "^(?!zod$|\\./|@/lib/contracts/)", message: "lib/contracts imports zod and itself only." }] }],
+    },
+  },
+  {
+    // Issue 32: every visible string comes from the catalogues (lib/i18n/catalogues). Text written
+    // in JSX, or a literal label, placeholder, title or alt, fails the lint; punctuation and
+    // symbols between translated parts may stay.
+    files: ["app/**/*.tsx", "components/**/*.tsx"],
+    rules: {
+      "react/jsx-no-literals": ["error", { noStrings: false, ignoreProps: true, allowedStrings: JSX_PUNCTUATION }],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "JSXAttribute[name.name=/^(aria-label|aria-description|aria-placeholder|placeholder|title|alt|label)$/] > Literal[value=/\\p{L}/u]",
+          message: "A visible attribute comes from the catalogues: t(\"...\"), never a literal.",
+        },
+      ],
     },
   },
 ];

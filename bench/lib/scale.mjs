@@ -152,12 +152,11 @@ export async function runScale({ root, cleanups }) {
         });
         log(`${size}: ${r.key} ${JSON.stringify(row.figures[r.key]).slice(0, 160)}`);
       }
+      // OCR throughput, once (it does not depend on the size): through the app's own OCR job.
+      if (size === sizes[0]) row.figures.ocr = await attempt("ocr", () => measureOcr({ base, token, folderId: population.benchRootId, db }));
     } finally {
       pauseOthers("CONT");
     }
-
-    // OCR throughput, once (it does not depend on the size): through the app's own OCR job.
-    if (size === sizes[0]) row.figures.ocr = await attempt("ocr", () => measureOcr({ base, token, folderId: population.benchRootId, db }));
 
     // Bulk operations: the time to answer, then until their background work is over.
     const moves = [];

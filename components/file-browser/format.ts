@@ -3,17 +3,20 @@ import type { Translate } from "@/lib/i18n/translate";
 import type { Item } from "@/lib/queries/files";
 
 const UNITS = ["B", "KB", "MB", "GB", "TB"];
+/** French counts octets: 1,5 Go (issue 32). */
+const FRENCH_UNITS = ["o", "Ko", "Mo", "Go", "To"];
 
-/** 1,536 → "1.5 KB" (powers of 1024, as file managers show them). */
+/** 1,536 → "1.5 KB", "1,5 Ko" in French (powers of 1024, as file managers show them). */
 export function formatBytes(bytes: number, locale?: string): string {
+  const units = locale?.toLowerCase().startsWith("fr") ? FRENCH_UNITS : UNITS;
   let value = bytes;
   let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
+  while (value >= 1024 && unit < units.length - 1) {
     value /= 1024;
     unit += 1;
   }
   const digits = unit === 0 || value >= 10 ? 0 : 1;
-  return `${value.toLocaleString(locale, { maximumFractionDigits: digits })} ${UNITS[unit]}`;
+  return `${value.toLocaleString(locale, { maximumFractionDigits: digits })} ${units[unit]}`;
 }
 
 /** Seconds as "2 min 5 s" / "40 s". */

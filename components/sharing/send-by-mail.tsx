@@ -32,7 +32,7 @@ export function SendByMail({ send, pending }: { send: (input: { recipients: stri
   return (
     <div className={styles.mail} role="group" aria-label={t("sharing.sendByMail")}>
       <label htmlFor={`${id}-to`}>{t("sharing.recipients")}</label>
-      <input id={`${id}-to`} className={styles.input} type="text" inputMode="email" placeholder="ada@example.org, grace@example.org" value={recipients} onChange={(e) => setRecipients(e.target.value)} />
+      <input id={`${id}-to`} className={styles.input} type="text" inputMode="email" placeholder={t("sharing.recipientsExample")} value={recipients} onChange={(e) => setRecipients(e.target.value)} />
       <label htmlFor={`${id}-object`}>{t("sharing.subject")}</label>
       <input id={`${id}-object`} className={styles.input} type="text" value={object} onChange={(e) => setObject(e.target.value)} />
       <label htmlFor={`${id}-content`}>{t("sharing.message")}</label>

@@ -679,6 +679,7 @@ export const cn: Partial<Messages> = {
   "sharing.copyLabel": "复制：{label}",
   "sharing.sendByMail": "通过邮件发送",
   "sharing.recipients": "收件人（多个地址以逗号分隔）",
+  "sharing.recipientsExample": "wang@example.cn, li@example.cn",
   "sharing.subject": "主题",
   "sharing.message": "正文",
   "sharing.send": "发送",

@@ -679,6 +679,7 @@ export const de: Partial<Messages> = {
   "sharing.copyLabel": "Kopieren: {label}",
   "sharing.sendByMail": "Per E-Mail senden",
   "sharing.recipients": "An (Adressen durch Kommas getrennt)",
+  "sharing.recipientsExample": "anna@beispiel.de, jonas@beispiel.de",
   "sharing.subject": "Betreff",
   "sharing.message": "Nachricht",
   "sharing.send": "Senden",

@@ -655,6 +655,7 @@ export const en = {
   "sharing.copyLabel": "Copy: {label}",
   "sharing.sendByMail": "Send by mail",
   "sharing.recipients": "To (addresses separated by commas)",
+  "sharing.recipientsExample": "ada@example.org, grace@example.org",
   "sharing.subject": "Subject",
   "sharing.message": "Message",
   "sharing.send": "Send",

@@ -679,6 +679,7 @@ export const es: Partial<Messages> = {
   "sharing.copyLabel": "Copiar: {label}",
   "sharing.sendByMail": "Enviar por correo",
   "sharing.recipients": "Para (direcciones separadas por comas)",
+  "sharing.recipientsExample": "lucia@ejemplo.es, mateo@ejemplo.es",
   "sharing.subject": "Asunto",
   "sharing.message": "Mensaje",
   "sharing.send": "Enviar",

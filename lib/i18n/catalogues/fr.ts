@@ -654,6 +654,7 @@ export const fr: Messages = {
   "sharing.copyLabel": "Copier : {label}",
   "sharing.sendByMail": "Envoyer par courriel",
   "sharing.recipients": "À (adresses séparées par des virgules)",
+  "sharing.recipientsExample": "camille@exemple.fr, louis@exemple.fr",
   "sharing.subject": "Objet",
   "sharing.message": "Message",
   "sharing.send": "Envoyer",

@@ -679,6 +679,7 @@ export const it: Partial<Messages> = {
   "sharing.copyLabel": "Copia: {label}",
   "sharing.sendByMail": "Invia via email",
   "sharing.recipients": "A (indirizzi separati da virgole)",
+  "sharing.recipientsExample": "giulia@esempio.it, marco@esempio.it",
   "sharing.subject": "Oggetto",
   "sharing.message": "Messaggio",
   "sharing.send": "Invia",

@@ -679,6 +679,7 @@ export const pt: Partial<Messages> = {
   "sharing.copyLabel": "Copiar: {label}",
   "sharing.sendByMail": "Enviar por e-mail",
   "sharing.recipients": "Para (endereços separados por vírgulas)",
+  "sharing.recipientsExample": "ana@exemplo.pt, joao@exemplo.pt",
   "sharing.subject": "Assunto",
   "sharing.message": "Mensagem",
   "sharing.send": "Enviar",
