@@ -1,7 +1,10 @@
 import "server-only";
 import type { Db } from "@/db";
 
-export type JobHandler = (db: Db, payload: Record<string, unknown>) => Promise<void>;
+/** What a handler knows of its run: on the last attempt, a failure is final (the job ends failed). */
+export type JobRun = { lastAttempt: boolean };
+
+export type JobHandler = (db: Db, payload: Record<string, unknown>, run: JobRun) => Promise<void>;
 
 // Each kind loads its handler on first use, so the worker does not import every domain at boot.
 const HANDLERS: Record<string, () => Promise<JobHandler>> = {

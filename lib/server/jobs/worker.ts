@@ -80,7 +80,7 @@ async function runOne(db: Db, job: ClaimedJob, leaseMs: number) {
   try {
     const handler = await handlerFor(job.kind);
     if (!handler) throw new Error(`No handler for job kind ${job.kind}`);
-    await leased(db, job, leaseMs, handler(db, job.payload));
+    await leased(db, job, leaseMs, handler(db, job.payload, { lastAttempt: job.attempts >= job.max_attempts }));
     await db.execute(sql`UPDATE jobs SET status = 'done', finished_at = now(), locked_until = NULL WHERE id = ${job.id}`);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

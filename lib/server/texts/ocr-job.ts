@@ -7,6 +7,7 @@ import type { Db, DbOrTx } from "@/db";
 import { blobs, fileVersions, files, users, versionTexts } from "@/db/schema";
 import { getBlobStore } from "@/lib/server/blobs/stores";
 import { enqueueJob } from "../jobs/enqueue";
+import type { JobRun } from "../jobs/registry";
 import { MissingTool, withWorkDir } from "../previews/converter";
 import { inputFor } from "../previews/converted-input";
 import { contentKind } from "../previews/formats";
@@ -24,10 +25,31 @@ const sliceMs = () => Number(process.env.OCR_SLICE_MS ?? 120_000);
 /** Pages past this are not read (OCR_MAX_PAGES): a scan of thousands of pages costs a bounded time. */
 const maxPages = () => Number(process.env.OCR_MAX_PAGES ?? 500);
 
-/** Job "texts.ocr" ({versionId}): one slice of a version's OCR. */
-export async function ocrTextJob(db: Db, payload: Record<string, unknown>): Promise<void> {
-  const more = await ocrSlice(db, Number(payload.versionId));
-  if (more) await enqueueJob(db, OCR_JOB, payload, { dedupeKey: `${OCR_JOB}:${payload.versionId}` });
+/**
+ * Job "texts.ocr" ({versionId}): one slice of a version's OCR. A slice that fails on its last
+ * attempt ends the text `failed`, with the pages read so far still searchable, rather than
+ * leaving it `preparing` for ever.
+ */
+export async function ocrTextJob(db: Db, payload: Record<string, unknown>, run: JobRun): Promise<void> {
+  const versionId = Number(payload.versionId);
+  try {
+    if (await ocrSlice(db, versionId)) await enqueueJob(db, OCR_JOB, payload, { dedupeKey: `${OCR_JOB}:${versionId}` });
+  } catch (error) {
+    if (run.lastAttempt) await giveUpOcr(db, versionId);
+    throw error;
+  }
+}
+
+/** The OCR of a version stops for good: what it read so far stays, in its detected language. */
+async function giveUpOcr(db: Db, versionId: number) {
+  const [row] = await db.select({ content: versionTexts.content, ownerLanguage: users.language }).from(versionTexts)
+    .innerJoin(fileVersions, eq(fileVersions.id, versionTexts.versionId))
+    .innerJoin(files, eq(files.id, fileVersions.fileId))
+    .leftJoin(users, eq(users.id, files.ownerId))
+    .where(and(eq(versionTexts.versionId, versionId), eq(versionTexts.state, "preparing")));
+  if (!row) return;
+  const state = row.content.trim() ? "available" : "failed";
+  await saveText(db, versionId, eq(versionTexts.state, "preparing"), { state, content: row.content, language: detectLanguage(row.content, configurationOf(row.ownerLanguage)) });
 }
 
 /**

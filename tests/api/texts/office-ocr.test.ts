@@ -4,7 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as textRoute from "@/app/api/file/[fileId]/text/route";
-import { getDb } from "@/db";
+import { sql } from "drizzle-orm";
+import { getDb, rows } from "@/db";
+import { getBlobStore } from "@/lib/server/blobs/stores";
+import { runDueJobs } from "@/lib/server/jobs/worker";
 import { isInstalled } from "@/lib/server/previews/converter";
 import { downloadById } from "@/lib/server/downloads/serve-download";
 import { ocrSlice } from "@/lib/server/texts/ocr-job";
@@ -181,6 +184,29 @@ describe.skipIf(!hasOcr)("OCR (Tesseract)", () => {
     expect(done.content.split("\f")[0].toLowerCase()).toContain("walrus");
     const searchable = await download(version.id, owner.token);
     expect(pdfToText(searchable.body).split("\f").filter((p) => p.trim())).toHaveLength(2);
+  });
+
+  it("an OCR that fails on its last attempt ends: the pages read so far stay searchable, the text is no longer preparing", { timeout: 300_000 }, async () => {
+    const { owner, work } = await createSharedScene();
+    const pdfBytes = await makeMixedPdf([{ png: renderTextPng(["The bison chapter"]) }, { png: renderTextPng(["The lynx chapter"]) }]);
+    const { version } = await uploadBytes(owner, work.id, "torn.pdf", pdfBytes, "application/pdf");
+    const db = await getDb();
+    await extractText(db, version.id);
+    expect(await ocrSlice(db, version.id, 0)).toBe(true);
+    // The original goes missing from the store: every later slice throws.
+    await getBlobStore().delete(version.blobId!);
+    const job = sql`kind = 'texts.ocr' AND dedupe_key = ${`texts.ocr:${version.id}`}`;
+    await db.execute(sql`UPDATE jobs SET max_attempts = 2, run_at = now(), status = 'pending' WHERE ${job}`);
+    await runDueJobs(db, ["texts.ocr"]);
+    expect(await textRow(version.id)).toMatchObject({ state: "preparing", pagesDone: 1 });
+    await db.execute(sql`UPDATE jobs SET run_at = now() WHERE ${job}`);
+    await runDueJobs(db, ["texts.ocr"]);
+    const [ended] = rows<{ status: string }>(await db.execute(sql`SELECT status FROM jobs WHERE ${job}`));
+    expect(ended.status).toBe("failed");
+    const text = await textRow(version.id);
+    expect(text.state).toBe("available");
+    expect(text.content.toLowerCase()).toContain("bison");
+    expect(names((await search(owner.token, work.id, "bison")).body.files)).toEqual(["torn.pdf"]);
   });
 
   it("names Tesseract when it is missing: images unavailable, a PDF keeps its text layer, text files unaffected", { timeout: 120_000 }, async () => {
