@@ -66,7 +66,7 @@ export async function runScale({ root, cleanups }) {
   const dataDir = path.join(tmp, "data");
   mkdirSync(dataDir, { recursive: true });
   const bench = await createBenchDatabase(process.env.DATABASE_URL);
-  cleanups.push(() => (process.env.BENCH_KEEP === "1" ? log(`kept ${bench.url}`) : bench.drop()));
+  cleanups.push(async () => (process.env.BENCH_KEEP === "1" ? log(`kept ${bench.url}`) : bench.drop()));
   figures.database = bench.name;
 
   const admin = { login: "benchadmin", password: `Adm-${randomBytes(9).toString("hex")}-7a` };

@@ -4,7 +4,10 @@
 // earlier seed's one-line texts). Office documents and scans get 150 to 500 words drawn from a
 // vocabulary of their language (english, french, german, spanish, italian, portuguese, or
 // simple), so the index holds realistic lexemes; the content-search word "kiwifruit" is in 1 file
-// in 5,000 (the PDFs as before, an office document, a scan on its second page, word 121).
+// in 5,000 (the PDFs as before, an office document, a scan on its second page, word 121), and in
+// 3 in 1,024 of the texts of the folders shared with the bench user (seed-scale.mjs: folder id % 100
+// = 7), so that the search the bench user makes finds some (a score at 1,000,000 files) and pays
+// for their snippets.
 
 const VOCABULARY = {
   english: "invoice payment contract budget annual report meeting quarterly customer supplier delivery order account balance tax revenue expense draft review approval signature agreement policy insurance employee salary project schedule deadline office building lease tenant invoice total amount due date reference number department manager director board minutes agenda",
@@ -41,7 +44,7 @@ export async function insertTexts(db, fileBase) {
      FROM files x
      CROSS JOIN LATERAL (
        SELECT min(b.language) AS language, string_agg(
-         CASE WHEN k = 7 AND x.id % 15000 IN (5003, 10012) THEN 'kiwifruit ' ELSE '' END || b.sentence,
+         CASE WHEN k = 7 AND (x.id % 15000 IN (5003, 10012) OR (x.folder_id % 100 = 7 AND (hashint4(x.id) & 1023) < 3)) THEN 'kiwifruit ' ELSE '' END || b.sentence,
          -- Pages: slides of 2 sentences, scanned pages of 6; office documents in paragraphs of 3.
          CASE WHEN x.id % 100 BETWEEN 6 AND 9 AND k % 2 = 1 THEN chr(12)
               WHEN x.id % 100 BETWEEN 10 AND 14 AND k % 6 = 1 THEN chr(12)
