@@ -47,6 +47,14 @@ test("a content search shows where each file is, the page of a PDF and the match
   await expect(notes.getByTestId("search-snippet")).toContainText("the service fee");
   await expect(notes.locator("img, script")).toHaveCount(0);
   await screenshot(page, "search-content-snippets");
+  // On a phone and a tablet the path, the page and the snippet keep their lines.
+  for (const [width, name] of [[390, "phone"], [768, "tablet"]] as const) {
+    await page.setViewportSize({ width, height: 844 });
+    await expect(pdf.getByTestId("search-snippet")).toBeVisible();
+    await expect(pdf.getByText("page 1")).toBeVisible();
+    await screenshot(page, `search-content-snippets-${name}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // Keyboard: the type filter is a select reached by Tab; PDFs only.
   await page.getByLabel("Type").focus();
@@ -81,6 +89,9 @@ test("a scan is read for search: its details say so and offer the searchable PDF
   const link = status.getByRole("link", { name: "Download searchable PDF" });
   await expect(link).toBeVisible();
   await screenshot(page, "details-searchable-scan");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(link).toBeVisible();
+  await screenshot(page, "details-searchable-scan-phone");
   const searchable = await request.get((await link.getAttribute("href"))!, { headers });
   expect(searchable.status()).toBe(200);
   expect((await searchable.body()).subarray(0, 5).toString()).toBe("%PDF-");
