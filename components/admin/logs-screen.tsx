@@ -28,11 +28,11 @@ const EXPORT_MAX = 10_000;
  * a dialog; the filtered entries as CSV with the raw fields. The export is made in the browser from
  * the API's pages (GET /api/logs, 1,000 at a time, at most 10,000 entries).
  */
-export function LogsScreen() {
+export function LogsScreen({ initial = NO_LOG_FILTERS }: { initial?: LogFilters }) {
   const t = useT();
   const locale = htmlLang(useLanguage());
-  const [draft, setDraft] = useState<LogFilters>(NO_LOG_FILTERS);
-  const [filters, setFilters] = useState<LogFilters>(NO_LOG_FILTERS);
+  const [draft, setDraft] = useState<LogFilters>(initial);
+  const [filters, setFilters] = useState<LogFilters>(initial);
   const [offset, setOffset] = useState(0);
   const [open, setOpen] = useState<LogEntry | null>(null);
   const [exporting, setExporting] = useState(false);
