@@ -129,21 +129,21 @@ export function LogsScreen({ initial = NO_LOG_FILTERS }: { initial?: LogFilters 
                       <td className={`${styles.wrap} ${own.message}`}>
                         <LogMessage entry={entry} />
                       </td>
-                      <td className={own.objectCell}>
+                      <td className={own.objectColumn}>
                         {entry.object_type && (
-                          <>
-                            <span className={styles.muted}>{logObjectTypeLabel(entry.object_type, t)}</span>{" "}
+                          <div className={own.objectCell}>
+                            <span className={styles.muted}>{logObjectTypeLabel(entry.object_type, t)}</span>
                             {entry.object_id && (
-                              <Button
-                                size="small"
-                                variant="ghost"
+                              <button
+                                type="button"
+                                className={own.objectFilter}
                                 aria-label={t("admin.logs.filterObject", { name: objectName })}
                                 onClick={() => apply({ ...filters, object_type: entry.object_type ?? "", object_id: entry.object_id ?? "" })}
                               >
                                 {t("admin.logs.thisObject")}
-                              </Button>
+                              </button>
                             )}
-                          </>
+                          </div>
                         )}
                       </td>
                       <td>
