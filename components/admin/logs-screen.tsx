@@ -1,48 +1,47 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { formatDate } from "@/components/file-browser/format";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormStatus } from "@/components/ui/form-status";
-import { Select } from "@/components/ui/select";
-import { TextField } from "@/components/ui/text-field";
+import { logActorName, logObjectTypeLabel, logTypeLabel } from "./log-vocabulary";
 import { htmlLang } from "@/lib/i18n/languages";
 import { useLanguage, useT } from "@/lib/i18n/provider";
 import { fetchAllLogs, logsQuery, NO_LOG_FILTERS, type LogEntry, type LogFilters } from "@/lib/queries/admin-logs";
 import styles from "./admin.module.css";
 import { toCsv, downloadText } from "./csv";
 import { describeAdminError } from "./describe-error";
+import { LogMessage } from "./log-message";
+import { LogsFilters } from "./logs-filters";
+import own from "./logs.module.css";
 import { Pager } from "./pager";
 
 const PAGE = 50;
 const EXPORT_MAX = 10_000;
-// The types writeLog records (lib/server/audit/write-log.ts).
-const TYPES = ["ADMLLOG_LOGIN", "ADMLLOG_LOGIN_FAILED", "ADMLLOG_LOGOUT", "ADMLLOG_INSERT", "ADMLLOG_UPDATE", "ADMLLOG_DELETE", "ADMLLOG_RESTORE", "ADMLLOG_PASSWORD", "ADMLLOG_CONFIG"];
 
 /**
- * /admin/logs: the audit log filtered by user, type, status, object and dates, newest first,
- * paged; one entry in full in a dialog; the filtered entries as CSV. The export is made in the
- * browser from the API's pages (GET /api/logs, 1,000 at a time, at most 10,000 entries).
+ * /admin/logs: the audit log filtered by person, type, status, object and period, newest first,
+ * paged, each entry told in the reader's language (components/admin/log-vocabulary.ts); one entry in full in
+ * a dialog; the filtered entries as CSV with the raw fields. The export is made in the browser from
+ * the API's pages (GET /api/logs, 1,000 at a time, at most 10,000 entries).
  */
-export function LogsScreen() {
+export function LogsScreen({ initial = NO_LOG_FILTERS }: { initial?: LogFilters }) {
   const t = useT();
   const locale = htmlLang(useLanguage());
-  const [draft, setDraft] = useState<LogFilters>(NO_LOG_FILTERS);
-  const [filters, setFilters] = useState<LogFilters>(NO_LOG_FILTERS);
+  const [draft, setDraft] = useState<LogFilters>(initial);
+  const [filters, setFilters] = useState<LogFilters>(initial);
   const [offset, setOffset] = useState(0);
   const [open, setOpen] = useState<LogEntry | null>(null);
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
   const logs = useQuery(logsQuery(filters, offset, PAGE));
 
-  const set = (key: keyof LogFilters) => (e: { target: { value: string } }) => setDraft({ ...draft, [key]: e.target.value });
-
-  function apply(event: FormEvent) {
-    event.preventDefault();
-    setFilters(draft);
+  function apply(next: LogFilters) {
+    setDraft(next);
+    setFilters(next);
     setOffset(0);
   }
 
@@ -64,6 +63,9 @@ export function LogsScreen() {
   }
 
   const page = logs.data;
+  const status = (entry: LogEntry) => (
+    <span className={entry.statut === "ADMLLOG_ERROR" ? styles.badgeDanger : styles.badgeOk}>{entry.statut === "ADMLLOG_ERROR" ? t("admin.logs.failed") : t("admin.logs.ok")}</span>
+  );
   return (
     <div className={styles.screen}>
       <div className={styles.top}>
@@ -75,37 +77,7 @@ export function LogsScreen() {
       {page && page.nb_total_objects > EXPORT_MAX && <p className={styles.muted}>{t("admin.logs.exportLimit", { max: EXPORT_MAX })}</p>}
       <FormStatus status={exportError ? { tone: "error", message: exportError } : null} />
 
-      <form className={styles.filters} onSubmit={apply} aria-label={t("admin.logs.filters")}>
-        <TextField label={t("admin.logs.user")} title={t("admin.logs.userHint")} value={draft.user_id} onChange={set("user_id")} inputMode="numeric" />
-        <Select label={t("admin.logs.type")} value={draft.type} onChange={set("type")} options={[{ value: "", label: t("admin.logs.any") }, ...TYPES.map((v) => ({ value: v, label: v.replace("ADMLLOG_", "") }))]} />
-        <Select
-          label={t("admin.logs.status")}
-          value={draft.statut}
-          onChange={set("statut")}
-          options={[
-            { value: "", label: t("admin.logs.any") },
-            { value: "ADMLLOG_OK", label: t("admin.logs.ok") },
-            { value: "ADMLLOG_ERROR", label: t("admin.logs.failed") },
-          ]}
-        />
-        <TextField label={t("admin.logs.objectType")} value={draft.object_type} onChange={set("object_type")} />
-        <TextField label={t("admin.logs.objectId")} value={draft.object_id} onChange={set("object_id")} />
-        <TextField label={t("admin.logs.from")} type="date" value={draft.date_start} onChange={set("date_start")} />
-        <TextField label={t("admin.logs.to")} type="date" value={draft.date_end} onChange={set("date_end")} />
-        <div className={styles.actions}>
-          <Button type="submit">{t("admin.logs.apply")}</Button>
-          <Button
-            variant="ghost"
-            onClick={() => {
-              setDraft(NO_LOG_FILTERS);
-              setFilters(NO_LOG_FILTERS);
-              setOffset(0);
-            }}
-          >
-            {t("admin.logs.reset")}
-          </Button>
-        </div>
-      </form>
+      <LogsFilters draft={draft} onChange={setDraft} onApply={() => apply(draft)} onReset={() => apply(NO_LOG_FILTERS)} />
 
       {logs.isPending && <p className={styles.state}>{t("common.loading")}</p>}
       {logs.isError && (
@@ -118,7 +90,7 @@ export function LogsScreen() {
       {page && page.objects.length > 0 && (
         <>
           <div className={styles.tableWrap}>
-            <table className={styles.table} aria-label={t("admin.logs.title")}>
+            <table className={`${styles.table} ${own.entries}`} aria-label={t("admin.logs.title")}>
               <thead>
                 <tr>
                   <th scope="col">{t("admin.logs.date")}</th>
@@ -133,25 +105,55 @@ export function LogsScreen() {
                 </tr>
               </thead>
               <tbody>
-                {page.objects.map((entry) => (
-                  <tr key={entry.id}>
-                    <td className={styles.nowrap}>{formatDate(entry.date, locale)}</td>
-                    <td className={styles.wrap}>
-                      {entry.user} <span className={styles.muted}>#{entry.user_id}</span>
-                    </td>
-                    <td className={styles.nowrap}>{entry.type.replace("ADMLLOG_", "")}</td>
-                    <td>
-                      <span className={entry.statut === "ADMLLOG_ERROR" ? styles.badgeDanger : styles.badgeOk}>{entry.statut === "ADMLLOG_ERROR" ? t("admin.logs.failed") : t("admin.logs.ok")}</span>
-                    </td>
-                    <td className={styles.wrap}>{entry.message}</td>
-                    <td className={styles.wrap}>{entry.object_type ? `${entry.object_type} ${entry.object_id ?? ""}` : ""}</td>
-                    <td>
-                      <Button size="small" variant="ghost" aria-label={t("admin.logs.detailOf", { id: entry.id })} onClick={() => setOpen(entry)}>
-                        {t("admin.logs.detail")}
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
+                {page.objects.map((entry) => {
+                  const actor = logActorName(entry, t);
+                  const objectName = entry.object ?? (entry.object_id ? `#${entry.object_id}` : "");
+                  return (
+                    <tr key={entry.id}>
+                      <td className={`${styles.nowrap} ${own.date}`}>{formatDate(entry.date, locale)}</td>
+                      <td className={own.person}>
+                        <button
+                          type="button"
+                          className={own.filterButton}
+                          aria-label={t("admin.logs.filterPerson", { name: actor })}
+                          title={t("admin.logs.filterPerson", { name: actor })}
+                          onClick={() => apply({ ...filters, people: [{ id: entry.user_id, name: actor }] })}
+                        >
+                          {actor}
+                        </button>
+                      </td>
+                      <td className={`${styles.nowrap} ${own.kind}`}>
+                        <span className={styles.badge}>{logTypeLabel(entry.type, t)}</span>
+                      </td>
+                      <td className={own.kind}>{status(entry)}</td>
+                      <td className={`${styles.wrap} ${own.message}`}>
+                        <LogMessage entry={entry} />
+                      </td>
+                      <td className={own.objectColumn}>
+                        {entry.object_type && (
+                          <div className={own.objectCell}>
+                            <span className={styles.muted}>{logObjectTypeLabel(entry.object_type, t)}</span>
+                            {entry.object_id && (
+                              <button
+                                type="button"
+                                className={own.objectFilter}
+                                aria-label={t("admin.logs.filterObject", { name: objectName })}
+                                onClick={() => apply({ ...filters, object_type: entry.object_type ?? "", object_id: entry.object_id ?? "" })}
+                              >
+                                {t("admin.logs.thisObject")}
+                              </button>
+                            )}
+                          </div>
+                        )}
+                      </td>
+                      <td>
+                        <Button size="small" variant="ghost" aria-label={t("admin.logs.detailOf", { id: entry.id })} onClick={() => setOpen(entry)}>
+                          {t("admin.logs.detail")}
+                        </Button>
+                      </td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </div>
@@ -166,16 +168,22 @@ export function LogsScreen() {
             <dd>{formatDate(open.date, locale)}</dd>
             <dt>{t("admin.col.user")}</dt>
             <dd>
-              {open.user} (#{open.user_id})
+              {logActorName(open, t)} (#{open.user_id})
             </dd>
             <dt>{t("admin.logs.type")}</dt>
-            <dd>{open.type}</dd>
+            <dd>
+              {logTypeLabel(open.type, t)} <span className={styles.muted}>({open.type})</span>
+            </dd>
             <dt>{t("admin.logs.status")}</dt>
-            <dd>{open.statut}</dd>
+            <dd>{status(open)}</dd>
             <dt>{t("admin.logs.message")}</dt>
-            <dd>{open.message}</dd>
+            <dd>
+              <LogMessage entry={open} />
+            </dd>
+            <dt>{t("admin.logs.recorded")}</dt>
+            <dd lang="en">{open.message}</dd>
             <dt>{t("admin.logs.object")}</dt>
-            <dd>{[open.object_type, open.object_id, open.object].filter(Boolean).join(" · ") || "—"}</dd>
+            <dd>{[open.object_type && logObjectTypeLabel(open.object_type, t), open.object_id && `#${open.object_id}`, open.object].filter(Boolean).join(" · ") || "—"}</dd>
             <dt>{t("admin.logs.ip")}</dt>
             <dd>{open.ip ?? "—"}</dd>
             <dt>{t("admin.logs.userAgent")}</dt>

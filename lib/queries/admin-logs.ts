@@ -7,9 +7,50 @@ import { queryString, type Page } from "./admin-envelope";
 
 export type LogEntry = LogEntryResponse;
 
-/** The filters of GET /api/logs, as the form holds them (empty = not filtered). */
-export type LogFilters = { user_id: string; type: string; statut: string; object_type: string; object_id: string; date_start: string; date_end: string };
-export const NO_LOG_FILTERS: LogFilters = { user_id: "", type: "", statut: "", object_type: "", object_id: "", date_start: "", date_end: "" };
+export type LogPeriod = "all" | "today" | "week" | "month" | "custom";
+export const LOG_PERIODS: LogPeriod[] = ["all", "today", "week", "month", "custom"];
+
+/**
+ * The filters of GET /api/logs as the form holds them (empty = not filtered): the people picked
+ * (ids and names, the names for the chips), a period and, for a custom one, two days.
+ */
+export type LogFilters = {
+  people: { id: string; name: string }[];
+  type: string;
+  statut: string;
+  object_type: string;
+  object_id: string;
+  period: LogPeriod;
+  date_start: string;
+  date_end: string;
+};
+export const NO_LOG_FILTERS: LogFilters = { people: [], type: "", statut: "", object_type: "", object_id: "", period: "all", date_start: "", date_end: "" };
+
+/** Midnight in the reader's time zone, `daysBack` days before `now`'s day. */
+function startOfDay(now: Date, daysBack: number): Date {
+  return new Date(now.getFullYear(), now.getMonth(), now.getDate() - daysBack);
+}
+
+/** The period as the API's date_start and date_end, in the reader's days (today counts as one of the 7 or 30). */
+export function periodRange(filters: Pick<LogFilters, "period" | "date_start" | "date_end">, now = new Date()): { date_start?: string; date_end?: string } {
+  switch (filters.period) {
+    case "today":
+      return { date_start: startOfDay(now, 0).toISOString() };
+    case "week":
+      return { date_start: startOfDay(now, 6).toISOString() };
+    case "month":
+      return { date_start: startOfDay(now, 29).toISOString() };
+    case "custom": {
+      const day = (value: string) => (/^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00`) : null);
+      const start = day(filters.date_start);
+      const end = day(filters.date_end);
+      // The end day is included whole: up to the last millisecond before the next midnight.
+      return { date_start: start?.toISOString(), date_end: end ? new Date(startOfDay(end, -1).getTime() - 1).toISOString() : undefined };
+    }
+    default:
+      return {};
+  }
+}
 
 export const adminLogsKeys = {
   all: ["admin", "logs"] as const,
@@ -17,12 +58,15 @@ export const adminLogsKeys = {
   one: (id: number) => [...adminLogsKeys.all, "one", id] as const,
 };
 
-/** Dates of the form are days (YYYY-MM-DD): the end day is included whole. */
+/** Several people are sent as one comma-separated `user_id` (a compatible extension of the contract's filter). */
 export function logsPath(filters: LogFilters, offset: number, limit: number): string {
   return `/api/logs${queryString({
-    ...filters,
-    date_start: filters.date_start ? `${filters.date_start}T00:00:00Z` : undefined,
-    date_end: filters.date_end ? `${filters.date_end}T23:59:59.999Z` : undefined,
+    user_id: filters.people.map((p) => p.id).join(",") || undefined,
+    type: filters.type || undefined,
+    statut: filters.statut || undefined,
+    object_type: filters.object_type || undefined,
+    object_id: filters.object_id.trim() || undefined,
+    ...periodRange(filters),
     offset_start: offset,
     nb_objects: limit,
   })}`;
@@ -47,4 +91,10 @@ export async function fetchAllLogs(filters: LogFilters, max = 10_000): Promise<L
     if (page.objects.length < 1000) break;
   }
   return all.slice(0, max);
+}
+
+/** The folder holding a file (or one of its versions), to open it in the browser from a log entry. */
+export async function fileFolderId(fileId: number): Promise<number> {
+  const file = await api.get<{ parent_id: number }>(`/api/file/${fileId}`);
+  return file.parent_id;
 }

@@ -1,24 +1,17 @@
 import "server-only";
 import type { DbOrTx } from "@/db";
 import { logs } from "@/db/schema";
+import type { LogObjectType, LogType } from "@/lib/contracts/logs";
 import type { RequestInfo } from "../context";
 
-export type LogType =
-  | "ADMLLOG_LOGIN"
-  | "ADMLLOG_LOGIN_FAILED"
-  | "ADMLLOG_LOGOUT"
-  | "ADMLLOG_INSERT"
-  | "ADMLLOG_UPDATE"
-  | "ADMLLOG_DELETE"
-  | "ADMLLOG_RESTORE"
-  | "ADMLLOG_PASSWORD"
-  | "ADMLLOG_CONFIG";
+export type { LogType };
 
 export type LogInput = {
   type: LogType;
   message: string;
   ok?: boolean;
-  objectType?: string;
+  /** A new kind of object needs its place in LOG_OBJECT_TYPES and its words in the catalogues. */
+  objectType?: LogObjectType;
   objectId?: string | number;
   object?: string;
   /** Overrides the actor (for example a failed login names the account it aimed at). */

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, count, desc, eq, gte, inArray, isNull, lte, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, isNull, lte, or, type SQL } from "drizzle-orm";
 import { logs } from "@/db/schema";
 import { GUEST_USER_ID, type ListLogsQuery } from "@/lib/contracts/logs";
 import { type AuthedCtx, isAdmin } from "../context";
@@ -32,8 +32,12 @@ function filtersOf(query: ListLogsQuery): SQL[] {
   }
   if (query.statut) filters.push(eq(logs.statut, query.statut));
   if (query.user_id !== undefined) {
-    const guest = query.user_id === GUEST_USER_ID || query.user_id === "guest";
-    filters.push(guest ? isNull(logs.userId) : eq(logs.userId, Number(query.user_id)));
+    const isGuest = (who: string | number) => who === GUEST_USER_ID || who === "guest";
+    const ids = [...new Set(query.user_id.filter((who) => !isGuest(who)).map(Number))];
+    const people: SQL[] = [];
+    if (query.user_id.some(isGuest)) people.push(isNull(logs.userId));
+    if (ids.length) people.push(ids.length === 1 ? eq(logs.userId, ids[0]) : inArray(logs.userId, ids));
+    filters.push(people.length === 1 ? people[0] : or(...people)!);
   }
   if (query.object_type) filters.push(eq(logs.objectType, query.object_type));
   if (query.object_id) filters.push(eq(logs.objectId, query.object_id));

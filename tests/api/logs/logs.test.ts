@@ -3,7 +3,7 @@ import * as logRoute from "@/app/api/log/[logId]/route";
 import * as logsRoute from "@/app/api/logs/route";
 import { getDb } from "@/db";
 import { logs } from "@/db/schema";
-import { logEntryResponse } from "@/lib/contracts/logs";
+import { logEntryResponse, type LogObjectType } from "@/lib/contracts/logs";
 import { writeLog } from "@/lib/server/audit/write-log";
 import { createAdmin, createTestUser, unique } from "../../helpers/factories";
 import { call, expectError } from "../../helpers/http";
@@ -83,11 +83,47 @@ describe("GET /api/logs", () => {
     expect(idsOf(page)).toEqual([ids.c, ids.b]);
   });
 
+  it("filters on several people at once (user_id as a comma-separated list, the guest account included)", async () => {
+    const admin = await createAdmin();
+    const { objectType, actor, ids } = await seed();
+    const other = await createTestUser();
+    const db = await getDb();
+    const [mine] = await db.insert(logs).values({ userId: other.id, userName: "Other", date: new Date(Date.UTC(2024, 0, 5, 12)), message: "fifth", type: "ADMLLOG_UPDATE", objectType, objectId: "14" }).returning();
+    const list = async (user_id: string) => {
+      const res = await call(logsRoute.GET, { token: admin.token, query: { object_type: objectType, user_id } });
+      expect(res.status, res.text).toBe(200);
+      return res.body.objects.map((e: { id: number }) => e.id);
+    };
+    expect(await list(`${other.id}`)).toEqual([mine.id]);
+    expect(await list(`${actor.id},${other.id}`)).toEqual([mine.id, ids.d, ids.b, ids.a]);
+    expect(await list(`0, ${other.id}`)).toEqual([mine.id, ids.c]);
+    expect(await list(`guest,${actor.id},${actor.id}`)).toEqual([ids.d, ids.c, ids.b, ids.a]);
+    // Someone with no entry under this object type: nothing, not everything.
+    expect(await list(`${admin.id}`)).toEqual([]);
+  });
+
+  it("answers 400 for a bad list of people", async () => {
+    const admin = await createAdmin();
+    for (const user_id of ["1,abc", ",", "1,-2", "1;2", Array.from({ length: 51 }, (_, i) => i + 1).join(",")]) {
+      expectError(await call(logsRoute.GET, { token: admin.token, query: { user_id } }), 400, "invalid_request");
+    }
+  });
+
+  it("refuses the list of people to others than administrators", async () => {
+    const { actor } = await seed();
+    await expectAuthRequired(logsRoute.GET, { query: { user_id: `${actor.id},0` } });
+    // The actor asking about their own entries is still not an administrator.
+    expectError(await call(logsRoute.GET, { token: actor.token, query: { user_id: `${actor.id},0` } }), 403, "forbidden");
+    const manager = await createTestUser({ role: 4 });
+    expectError(await call(logsRoute.GET, { token: manager.token, query: { user_id: `${actor.id}` } }), 403, "forbidden");
+  });
+
   it("shows entries written by the services", async () => {
     const admin = await createAdmin();
     const db = await getDb();
     const objectType = unique("svc_");
-    await writeLog(db, { actor: admin, request }, { type: "ADMLLOG_CONFIG", message: "Changed something", objectType, objectId: 5, object: "x" });
+    // A fresh object type keeps parallel tests apart; the services themselves only write LOG_OBJECT_TYPES.
+    await writeLog(db, { actor: admin, request }, { type: "ADMLLOG_CONFIG", message: "Changed something", objectType: objectType as LogObjectType, objectId: 5, object: "x" });
     const res = await call(logsRoute.GET, { token: admin.token, query: { object_type: objectType } });
     expect(res.body.objects).toEqual([expect.objectContaining({ user_id: String(admin.id), ip: "10.1.2.3", user_agent: "vitest", object_id: "5", type: "ADMLLOG_CONFIG" })]);
   });
