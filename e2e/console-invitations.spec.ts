@@ -93,7 +93,7 @@ test("an administrator selects two users, deactivates them together and reads th
     expect(res.status()).toBe(201);
     return res.json();
   };
-  const ann = await make("Ann", 5 * 1024 ** 3);
+  await make("Ann", 5 * 1024 ** 3);
   const bob = await make("Bob", null);
   await make("Cid", 1024 ** 3);
   // Bob stores a file: his usage shows, and sorting by usage puts him first.
