@@ -66,7 +66,10 @@ export function InvitationCreateDialog({ onClose, onDone }: { onClose: () => voi
         type="email"
         autoComplete="off"
         value={email}
-        onChange={(e) => setEmail(e.target.value)}
+        onChange={(e) => {
+          setEmail(e.target.value);
+          setInvalid((bad) => withoutField(bad, "email"));
+        }}
         error={invalid.has("email") ? t("adminPeople.invitations.emailInvalid") : null}
         required
       />
@@ -81,10 +84,21 @@ export function InvitationCreateDialog({ onClose, onDone }: { onClose: () => voi
         hint={t("adminPeople.invitations.expirationHint")}
         type="date"
         value={expiration}
-        onChange={(e) => setExpiration(e.target.value)}
+        onChange={(e) => {
+          setExpiration(e.target.value);
+          setInvalid((bad) => withoutField(bad, "expiration"));
+        }}
         error={invalid.has("expiration") ? t("adminPeople.invitations.expirationPast") : null}
       />
       <FormStatus status={error ? { tone: "error", message: error } : null} />
     </Dialog>
   );
+}
+
+/** A field's error is dropped as soon as it is edited; the next submit judges it again. */
+function withoutField(bad: Set<string>, field: string): Set<string> {
+  if (!bad.has(field)) return bad;
+  const next = new Set(bad);
+  next.delete(field);
+  return next;
 }

@@ -362,7 +362,8 @@ function Usage({ used, quota, locale }: { used: number; quota: number | null; lo
     <>
       {t("adminPeople.users.usageOf", { used: formatBytes(used, locale), quota: formatBytes(quota, locale) })}
       <span className={[styles.meter, tone].filter(Boolean).join(" ")} aria-hidden="true">
-        <span style={{ width: `${Math.round(share * 100)}%` }} />
+        {/* A sliver for any use at all, so a few bytes of a large quota do not read as none. */}
+        <span style={{ width: `${Math.round(share * 100)}%`, minWidth: used > 0 ? 3 : 0 }} />
       </span>
     </>
   );
