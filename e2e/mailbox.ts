@@ -71,3 +71,10 @@ export function receivedMails(): E2eMail[] {
     .filter(Boolean)
     .map((line) => JSON.parse(line) as E2eMail);
 }
+
+/** A mail's text whatever its transfer encoding (quoted-printable or base64 parts). */
+export function mailText(mail: E2eMail): string {
+  const quoted = mail.raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const base64Parts = [...mail.raw.matchAll(/Content-Transfer-Encoding: base64\r?\n(?:[^\r\n]+\r?\n)*\r?\n([A-Za-z0-9+/=\r\n]+)/gi)].map((m) => Buffer.from(m[1].replace(/\s/g, ""), "base64").toString("utf8"));
+  return [quoted, ...base64Parts].join("\n");
+}

@@ -5,7 +5,7 @@ import { api } from "@/lib/api-client";
 import type { GroupResponse } from "@/lib/contracts/groups";
 import type { InvitationResponse } from "@/lib/contracts/invitations";
 import type { OptionsResponse } from "@/lib/contracts/options";
-import type { UserResponse } from "@/lib/contracts/users";
+import type { UserResponse, UserSort } from "@/lib/contracts/users";
 
 export type AdminUser = UserResponse;
 export type AdminGroup = GroupResponse;
@@ -28,13 +28,19 @@ const search = (params: Record<string, string | number | undefined>) => {
   return query.toString();
 };
 
-export type UsersFilter = { keyword?: string; member_of?: string; offset: number; limit: number };
+export type UsersFilter = { keyword?: string; member_of?: string; offset: number; limit: number; sort?: UserSort; order?: "asc" | "desc"; usage?: boolean };
 
-/** GET /api/users (administrators: everyone; managers: the members of the groups they manage). */
+/**
+ * GET /api/users (administrators: everyone; managers: the members of the groups they manage),
+ * sorted by the server before paging; `usage` adds each user's `used` bytes.
+ */
 export const usersQuery = (filter: UsersFilter) =>
   queryOptions({
     queryKey: [...peopleKeys.users, filter],
-    queryFn: () => api.get<Page<AdminUser>>(`/api/users?${search({ keyword: filter.keyword, member_of: filter.member_of, offset_start: filter.offset, nb_objects: filter.limit })}`),
+    queryFn: () =>
+      api.get<Page<AdminUser>>(
+        `/api/users?${search({ keyword: filter.keyword, member_of: filter.member_of, offset_start: filter.offset, nb_objects: filter.limit, sort: filter.sort, order: filter.order, usage: filter.usage ? 1 : undefined })}`,
+      ),
     placeholderData: keepPreviousData,
   });
 
@@ -104,6 +110,34 @@ export function useUpdateUser() {
   });
 }
 
+/** What a bulk action did for one user: done, or refused with the error (shown in the summary). */
+export type BulkOutcome = { user: AdminUser; error: unknown | null };
+
+/**
+ * One PUT /api/user/(id) per user (the contract has no batch), in turn so that the server judges
+ * each on its own and a refusal stops nothing; `input` may depend on the user (their groups).
+ * The list is refreshed once, at the end.
+ */
+export function useBulkUpdateUsers() {
+  const invalidate = useInvalidate(peopleKeys.users, peopleKeys.groups, peopleKeys.options);
+  return useMutation({
+    mutationFn: async ({ users, input, onProgress }: { users: AdminUser[]; input: (user: AdminUser) => UserInput; onProgress?: (done: number) => void }) => {
+      const outcomes: BulkOutcome[] = [];
+      for (const user of users) {
+        try {
+          await api.put<AdminUser>(`/api/user/${user.id}`, input(user));
+          outcomes.push({ user, error: null });
+        } catch (error) {
+          outcomes.push({ user, error });
+        }
+        onProgress?.(outcomes.length);
+      }
+      return outcomes;
+    },
+    onSettled: invalidate,
+  });
+}
+
 export function useDeleteUser() {
   const invalidate = useInvalidate(peopleKeys.users, peopleKeys.groups);
   return useMutation({ mutationFn: (id: string) => api.delete(`/api/user/${id}`), onSuccess: invalidate });
@@ -129,6 +163,14 @@ export function useUpdateGroup() {
 export function useDeleteGroup() {
   const invalidate = useInvalidate(peopleKeys.groups, peopleKeys.users);
   return useMutation({ mutationFn: (id: string) => api.delete(`/api/group/${id}`), onSuccess: invalidate });
+}
+
+export type InvitationInput = { target: string; folder: number; rights: number; expiration: string | null };
+
+/** POST /api/invite: the invited address is mailed a link to create its account. */
+export function useCreateInvitation() {
+  const invalidate = useInvalidate(peopleKeys.invitations);
+  return useMutation({ mutationFn: (input: InvitationInput) => api.post<AdminInvitation>("/api/invite", input), onSuccess: invalidate });
 }
 
 export function useUpdateInvitation() {

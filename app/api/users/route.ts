@@ -5,7 +5,7 @@ import { listUsers } from "@/lib/server/users/list-users";
 
 export const runtime = "nodejs";
 
-// GET /api/users: list users by login (keyword, member_of, paging)
+// GET /api/users: list users (keyword, member_of, paging; beyond the contract: sort, order, usage)
 export const GET = route({ query: listUsersQuery }, ({ ctx, query }) => listUsers(ctx, query));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

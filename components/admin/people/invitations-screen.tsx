@@ -12,23 +12,16 @@ import { useToast } from "@/components/ui/toast";
 import { htmlLang } from "@/lib/i18n/languages";
 import { useLanguage, useT } from "@/lib/i18n/provider";
 import { invitationsQuery, useDeleteInvitation, useUpdateInvitation, type AdminInvitation } from "@/lib/queries/admin-people";
+import { InvitationCreateDialog } from "./invitation-create-dialog";
+import { RIGHTS, RightsFieldset } from "./invitation-rights";
 import styles from "./people.module.css";
 import { Pager } from "../pager";
 import { compareBy, ConfirmDialog, describePeopleError, KeywordField, ListStatus, nextSort, SortHeader, type SortState } from "./shared";
 
 const LIMIT = 50;
 type Column = "email" | "source" | "expiration" | "state";
-type Open = { type: "edit" | "delete"; invitation: AdminInvitation } | null;
+type Open = { type: "create" } | { type: "edit" | "delete"; invitation: AdminInvitation } | null;
 
-/** The contract's rights mask, in its order. */
-const RIGHTS = [
-  { bit: 1, key: "adminPeople.invitations.right.read" },
-  { bit: 2, key: "adminPeople.invitations.right.download" },
-  { bit: 4, key: "adminPeople.invitations.right.write" },
-  { bit: 8, key: "adminPeople.invitations.right.edit" },
-  { bit: 16, key: "adminPeople.invitations.right.delete" },
-  { bit: 32, key: "adminPeople.invitations.right.share" },
-] as const;
 
 type State = "used" | "expired" | "pending";
 const stateOf = (i: AdminInvitation): State => (i.used_at ? "used" : i.expiration && new Date(i.expiration).getTime() <= Date.now() ? "expired" : "pending");
@@ -69,7 +62,10 @@ export function InvitationsScreen() {
 
   return (
     <div className={styles.screen}>
-      <PageHeader title={t("adminPeople.invitations.title")} subtitle={t("adminPeople.invitations.subtitle")} />
+      <div className={styles.top}>
+        <PageHeader title={t("adminPeople.invitations.title")} subtitle={t("adminPeople.invitations.subtitle")} />
+        <Button onClick={() => setOpen({ type: "create" })}>{t("adminPeople.invitations.new")}</Button>
+      </div>
       <div className={styles.toolbar} role="search">
         <KeywordField
           value={keyword}
@@ -139,6 +135,15 @@ export function InvitationsScreen() {
       )}
       <Pager offset={offset} total={filtered.length} limit={LIMIT} onChange={setOffset} label={t("adminPeople.invitations.paging")} />
 
+      {open?.type === "create" && (
+        <InvitationCreateDialog
+          onClose={() => setOpen(null)}
+          onDone={(invitation) => {
+            setOpen(null);
+            toast({ tone: "info", message: t("adminPeople.invitations.created", { email: invitation.email }) });
+          }}
+        />
+      )}
       {open?.type === "edit" && (
         <InvitationDialog
           invitation={open.invitation}
@@ -195,17 +200,7 @@ function InvitationDialog({ invitation, onClose, onDone }: { invitation: AdminIn
       onSubmit={submit}
       footer={<DialogActions cancelLabel={t("common.cancel")} onCancel={onClose} submitLabel={update.isPending ? t("common.saving") : t("common.save")} disabled={update.isPending} />}
     >
-      <fieldset className={styles.fieldset}>
-        <legend className={styles.legend}>{t("adminPeople.invitations.rights")}</legend>
-        <div className={styles.checks}>
-          {RIGHTS.map((r) => (
-            <label key={r.bit} className={styles.check}>
-              <input type="checkbox" checked={(rights & r.bit) !== 0} onChange={(e) => setRights(e.target.checked ? rights | r.bit : rights & ~r.bit)} />
-              {t(r.key)}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <RightsFieldset rights={rights} onChange={setRights} />
       <TextField label={t("adminPeople.invitations.expiration")} hint={t("adminPeople.invitations.expirationHint")} type="date" value={expiration} onChange={(e) => setExpiration(e.target.value)} />
       <FormStatus status={error ? { tone: "error", message: error } : null} />
     </Dialog>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { formatBytes, formatDay } from "@/components/file-browser/format";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
@@ -17,18 +17,22 @@ import { PasswordDialog } from "./password-dialog";
 import { RowMenu } from "./row-menu";
 import styles from "./people.module.css";
 import { Pager } from "../pager";
-import { compareBy, ConfirmDialog, describePeopleError, KeywordField, ListStatus, nextSort, ROLE_KEYS, SortHeader, useDebounced, type SortState } from "./shared";
+import { ConfirmDialog, describePeopleError, KeywordField, ListStatus, nextSort, ROLE_KEYS, SortHeader, useDebounced, type SortState } from "./shared";
 import { UserDialog } from "./user-dialog";
+import { UsersBulkDialog, type BulkAction } from "./users-bulk-dialog";
 
 const LIMIT = 50;
-type Column = "name" | "role" | "quota" | "expire" | "last_login";
-type Open = { type: "create" } | { type: "edit" | "password" | "delete" | "deactivate" | "resetMfa"; user: AdminUser } | null;
+/** The columns sort on the server (GET /users `sort`), so a sorted list is sorted across pages. */
+type Column = "name" | "role" | "used" | "expire" | "last_login";
+type Open = { type: "create" } | { type: "edit" | "password" | "delete" | "deactivate" | "resetMfa"; user: AdminUser } | { type: "bulk"; action: BulkAction } | null;
 
 const isExpired = (u: AdminUser) => u.expire !== null && new Date(u.expire).getTime() <= Date.now();
 
 /**
  * /admin/users: everyone (administrators) or the members of the groups one manages (managers; the
- * API limits the list), searched and paged by the server; the columns sort the page shown.
+ * API limits the list), searched, sorted and paged by the server. Rows are selected for the bulk
+ * actions (deactivate, add to a group, set a quota); the selection spans pages and is cleared
+ * when the search or the group filter changes.
  */
 export function UsersScreen() {
   const t = useT();
@@ -41,8 +45,9 @@ export function UsersScreen() {
   const [offset, setOffset] = useState(0);
   const [sort, setSort] = useState<SortState<Column>>({ column: "name", direction: 1 });
   const [open, setOpen] = useState<Open>(null);
+  const [selected, setSelected] = useState<Map<string, AdminUser>>(new Map());
   const search = useDebounced(keyword.trim());
-  const users = useQuery(usersQuery({ keyword: search, member_of: group || undefined, offset, limit: LIMIT }));
+  const users = useQuery(usersQuery({ keyword: search, member_of: group || undefined, offset, limit: LIMIT, sort: sort.column, order: sort.direction === 1 ? "asc" : "desc", usage: true }));
   const allGroups = useQuery({ ...groupsQuery({ offset: 0, limit: 1000 }), enabled: me?.role === 3 });
   const groups = isManager ? (me?.manager_of ?? []) : (allGroups.data?.objects.map((g) => ({ id: g.id, login: g.login })) ?? []);
   const update = useUpdateUser();
@@ -50,17 +55,11 @@ export function UsersScreen() {
   const resetMfa = useResetUserMfa();
   const requireMfa = useSetMfaRequired();
 
-  const rows = useMemo(() => {
-    const list = [...(users.data?.objects ?? [])];
-    const value: Record<Column, (u: AdminUser) => string | number | null> = {
-      name: (u) => displayName(u),
-      role: (u) => t(ROLE_KEYS[u.role as 1 | 2 | 3 | 4] ?? ROLE_KEYS[2]),
-      quota: (u) => u.quota,
-      expire: (u) => u.expire,
-      last_login: (u) => u.last_login,
-    };
-    return list.sort(compareBy(value[sort.column], sort.direction));
-  }, [users.data, sort, t]);
+  const rows = users.data?.objects ?? [];
+  const onSort = (column: Column) => {
+    setSort(nextSort(sort, column));
+    setOffset(0);
+  };
 
   function actAs(user: AdminUser) {
     setActingAs({ id: user.id, name: displayName(user) });
@@ -90,6 +89,19 @@ export function UsersScreen() {
   const total = users.data?.nb_total_objects ?? 0;
   const mayActAs = (u: AdminUser) => u.id !== me?.id && (!isManager || u.role === 1 || u.role === 2);
   const mayChange = (u: AdminUser) => !isManager || u.role === 1 || u.role === 2;
+  const selectable = rows.filter(mayChange);
+  const pageSelected = selectable.filter((u) => selected.has(u.id)).length;
+
+  function toggle(list: AdminUser[], on: boolean) {
+    setSelected((current) => {
+      const next = new Map(current);
+      for (const u of list) {
+        if (on) next.set(u.id, u);
+        else next.delete(u.id);
+      }
+      return next;
+    });
+  }
 
   return (
     <div className={styles.screen}>
@@ -103,6 +115,7 @@ export function UsersScreen() {
           onChange={(value) => {
             setKeyword(value);
             setOffset(0);
+            setSelected(new Map());
           }}
         />
         <Select
@@ -111,31 +124,65 @@ export function UsersScreen() {
           onChange={(e) => {
             setGroup(e.target.value);
             setOffset(0);
+            setSelected(new Map());
           }}
           options={[{ value: "", label: t("adminPeople.users.anyGroup") }, ...groups.map((g) => ({ value: g.login, label: g.login }))]}
         />
       </div>
 
+      {/* Always there once rows can be selected, so ticking the first box does not move the table. */}
+      {(selectable.length > 0 || selected.size > 0) && (
+        <div className={styles.bulkBar} role="region" aria-label={t("adminPeople.users.bulk.region")}>
+          <span className={selected.size ? styles.strong : styles.hint} aria-live="polite">
+            {selected.size ? t("adminPeople.users.bulk.selected", { count: selected.size }) : t("adminPeople.users.bulk.none")}
+          </span>
+          {selected.size > 0 && (
+            <span className={styles.actions}>
+              <Button size="small" variant="secondary" onClick={() => setOpen({ type: "bulk", action: "group" })}>
+                {t("adminPeople.users.bulk.group")}
+              </Button>
+              <Button size="small" variant="secondary" onClick={() => setOpen({ type: "bulk", action: "quota" })}>
+                {t("adminPeople.users.bulk.quota")}
+              </Button>
+              <Button size="small" variant="danger" onClick={() => setOpen({ type: "bulk", action: "deactivate" })}>
+                {t("adminPeople.users.bulk.deactivate")}
+              </Button>
+              <Button size="small" variant="ghost" onClick={() => setSelected(new Map())}>
+                {t("adminPeople.users.bulk.clear")}
+              </Button>
+            </span>
+          )}
+        </div>
+      )}
       <ListStatus query={users} isEmpty={total === 0} emptyText={t("adminPeople.users.none")} />
       {rows.length > 0 && (
         <div className={styles.tableWrap}>
           <table className={styles.table} aria-label={t("adminPeople.users.title")} data-testid="users-table">
             <thead>
               <tr>
-                <SortHeader column="name" sort={sort} onSort={(c) => setSort(nextSort(sort, c))}>
+                <th scope="col" className={styles.selectCell}>
+                  <PageCheckbox
+                    label={t("adminPeople.users.bulk.selectPage")}
+                    checked={selectable.length > 0 && pageSelected === selectable.length}
+                    mixed={pageSelected > 0 && pageSelected < selectable.length}
+                    disabled={selectable.length === 0}
+                    onChange={(on) => toggle(selectable, on)}
+                  />
+                </th>
+                <SortHeader column="name" sort={sort} onSort={onSort}>
                   {t("adminPeople.users.colName")}
                 </SortHeader>
-                <SortHeader column="role" sort={sort} onSort={(c) => setSort(nextSort(sort, c))}>
+                <SortHeader column="role" sort={sort} onSort={onSort}>
                   {t("adminPeople.users.role")}
                 </SortHeader>
                 <th scope="col">{t("adminPeople.users.groups")}</th>
-                <SortHeader column="quota" sort={sort} onSort={(c) => setSort(nextSort(sort, c))}>
-                  {t("adminPeople.users.quota")}
+                <SortHeader column="used" sort={sort} onSort={onSort}>
+                  {t("adminPeople.users.colUsage")}
                 </SortHeader>
-                <SortHeader column="expire" sort={sort} onSort={(c) => setSort(nextSort(sort, c))}>
+                <SortHeader column="expire" sort={sort} onSort={onSort}>
                   {t("adminPeople.users.colExpire")}
                 </SortHeader>
-                <SortHeader column="last_login" sort={sort} onSort={(c) => setSort(nextSort(sort, c))}>
+                <SortHeader column="last_login" sort={sort} onSort={onSort}>
                   {t("adminPeople.users.colLastLogin")}
                 </SortHeader>
                 <th scope="col">
@@ -147,7 +194,12 @@ export function UsersScreen() {
               {rows.map((u) => {
                 const name = displayName(u);
                 return (
-                  <tr key={u.id}>
+                  <tr key={u.id} className={selected.has(u.id) ? styles.selectedRow : undefined}>
+                    <td className={styles.selectCell}>
+                      {mayChange(u) && (
+                        <input type="checkbox" className={styles.selectBox} aria-label={t("adminPeople.users.bulk.selectName", { name })} checked={selected.has(u.id)} onChange={(e) => toggle([u], e.target.checked)} />
+                      )}
+                    </td>
                     <td>
                       <span className={styles.strong}>{name}</span>
                       <span className={styles.sub}>
@@ -166,7 +218,9 @@ export function UsersScreen() {
                         ))}
                       </span>
                     </td>
-                    <td className={styles.nowrap}>{u.quota === null ? t("adminPeople.users.unlimited") : formatBytes(u.quota, locale)}</td>
+                    <td className={styles.nowrap}>
+                      <Usage used={u.used ?? 0} quota={u.quota} locale={locale} />
+                    </td>
                     <td className={styles.nowrap}>{u.expire ? formatDay(u.expire, locale) : t("adminPeople.users.never")}</td>
                     <td className={styles.nowrap}>{formatDay(u.last_login, locale)}</td>
                     <td>
@@ -229,6 +283,19 @@ export function UsersScreen() {
           }}
         />
       )}
+      {open?.type === "bulk" && (
+        <UsersBulkDialog
+          action={open.action}
+          users={[...selected.values()]}
+          meId={me?.id}
+          groups={groups}
+          onClose={() => setOpen(null)}
+          onDone={(failed) => {
+            setOpen(null);
+            setSelected(new Map(failed.map((u) => [u.id, u])));
+          }}
+        />
+      )}
       {open?.type === "password" && (
         <PasswordDialog
           user={open.user}
@@ -277,4 +344,36 @@ export function UsersScreen() {
       )}
     </div>
   );
+}
+
+/** "1.2 GB of 5 GB" over a small meter, or the bytes used and "No limit". */
+function Usage({ used, quota, locale }: { used: number; quota: number | null; locale: string }) {
+  const t = useT();
+  if (quota === null)
+    return (
+      <>
+        {formatBytes(used, locale)}
+        <span className={styles.sub}>{t("adminPeople.users.unlimited")}</span>
+      </>
+    );
+  const share = quota > 0 ? Math.min(1, used / quota) : 1;
+  const tone = share >= 1 ? styles.meterFull : share >= 0.8 ? styles.meterHigh : undefined;
+  return (
+    <>
+      {t("adminPeople.users.usageOf", { used: formatBytes(used, locale), quota: formatBytes(quota, locale) })}
+      <span className={[styles.meter, tone].filter(Boolean).join(" ")} aria-hidden="true">
+        {/* A sliver for any use at all, so a few bytes of a large quota do not read as none. */}
+        <span style={{ width: `${Math.round(share * 100)}%`, minWidth: used > 0 ? 3 : 0 }} />
+      </span>
+    </>
+  );
+}
+
+/** "Select the whole page": checked, unchecked or mixed (some rows of the page selected). */
+function PageCheckbox({ label, checked, mixed, disabled, onChange }: { label: string; checked: boolean; mixed: boolean; disabled: boolean; onChange: (on: boolean) => void }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = mixed;
+  }, [mixed]);
+  return <input ref={ref} type="checkbox" className={styles.selectBox} aria-label={label} checked={checked} disabled={disabled} onChange={(e) => onChange(mixed ? true : e.target.checked)} />;
 }

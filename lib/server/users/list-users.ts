@@ -1,8 +1,8 @@
 import "server-only";
 import { and, asc, count, eq, exists, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import { groupManagers, groupMembers, groups, users } from "@/db/schema";
-import type { listUsersQuery } from "@/lib/contracts/users";
+import { groupManagers, groupMembers, groups, userUsage, users } from "@/db/schema";
+import type { listUsersQuery, UserSort } from "@/lib/contracts/users";
 import type { AuthedCtx } from "../context";
 import { forbidden, notFound } from "../errors";
 import { envelope } from "../present/envelope";
@@ -11,8 +11,22 @@ import { loadUserRelations, serializeUser } from "./serialize-user";
 
 type Query = z.output<typeof listUsersQuery>;
 
+const USED = sql<number>`coalesce(${userUsage.bytes}, 0)`.mapWith(Number);
+
+/** The sort keys of GET /users' `sort`; null values sort last in both orders. */
+const SORT_KEYS: Record<UserSort, SQL> = {
+  login: sql`lower(${users.login})`,
+  name: sql`lower(coalesce(nullif(trim(${users.firstname} || ' ' || ${users.lastname}), ''), ${users.login}))`,
+  role: sql`${users.role}`,
+  used: sql`${USED}`,
+  quota: sql`${users.quota}`,
+  expire: sql`${users.expire}`,
+  last_login: sql`${users.lastLogin}`,
+};
+
 /**
- * GET /users, ordered by login. Administrators list everyone; managers list the members of the
+ * GET /users, ordered by login unless `sort` says otherwise (then by login among equals), so a
+ * paged list sorts as a whole. Administrators list everyone; managers list the members of the
  * groups they manage; other roles are refused.
  */
 export async function listUsers(ctx: AuthedCtx, query: Query) {
@@ -47,19 +61,22 @@ export async function listUsers(ctx: AuthedCtx, query: Query) {
   if (query.keyword) where.push(matchesKeyword(query.keyword));
 
   const condition = and(...where);
+  const key = SORT_KEYS[query.sort];
+  const direction = query.order === "desc" ? sql`DESC NULLS LAST` : sql`ASC NULLS LAST`;
   const [page, [{ total }]] = await Promise.all([
     ctx.db
-      .select()
+      .select({ user: users, used: USED })
       .from(users)
+      .leftJoin(userUsage, eq(userUsage.userId, users.id))
       .where(condition)
-      .orderBy(asc(sql`lower(${users.login})`), asc(users.id))
+      .orderBy(sql`${key} ${direction}`, asc(sql`lower(${users.login})`), asc(users.id))
       .offset(query.offset_start)
       .limit(query.nb_objects),
     ctx.db.select({ total: count() }).from(users).where(condition),
   ]);
-  const relations = await loadUserRelations(ctx.db, page.map((u) => u.id));
+  const relations = await loadUserRelations(ctx.db, page.map((r) => r.user.id));
   return envelope(
-    page.map((u) => serializeUser(u, relations.get(u.id)!)),
+    page.map(({ user, used }) => ({ ...serializeUser(user, relations.get(user.id)!), ...(query.usage ? { used } : {}) })),
     query.offset_start,
     total,
   );

@@ -4,6 +4,7 @@ import { userResponse } from "@/lib/contracts/users";
 import { createAdmin, createTestGroup, createTestUser, unique } from "../../helpers/factories";
 import { call, expectError } from "../../helpers/http";
 import { expectAuthRequired, expectRefusedFor } from "../../helpers/security";
+import { uploadText } from "../../helpers/files";
 import { createManagedTeam, openDatabase } from "./fixtures";
 
 const list = (token: string, query: Record<string, string | number> = {}) => call(usersRoute.GET, { path: "/api/users", token, query });
@@ -76,14 +77,66 @@ describe("GET /api/users", () => {
     expect(bad.body.details[0].path).toBe("nb_objects");
   });
 
+  it("sorts the whole list before paging: by name, usage or last sign-in, either way, empty values last", async () => {
+    const admin = await createAdmin();
+    const tag = unique("srt");
+    const day = (n: number) => new Date(Date.UTC(2026, 0, n));
+    const heavy = await createTestUser({ login: `${tag}_a`, firstname: "Zoe", lastname: "Adams", lastLogin: day(2) });
+    const light = await createTestUser({ login: `${tag}_b`, firstname: "", lastname: "", lastLogin: day(9) });
+    const never = await createTestUser({ login: `${tag}_c`, firstname: "Anna", lastname: "Young", lastLogin: null });
+    await uploadText(heavy, heavy.privateRootId!, "big.txt", "x".repeat(3000));
+    await uploadText(light, light.privateRootId!, "small.txt", "y".repeat(100));
+    const ids = async (query: Record<string, string | number>) => {
+      const res = await list(admin.token, { keyword: tag, ...query });
+      expect(res.status, res.text).toBe(200);
+      return res.body.objects.map((u: { id: string }) => Number(u.id));
+    };
+
+    // Name is the display name: "Anna Young", the login of the one without names, "Zoe Adams".
+    expect(await ids({ sort: "name" })).toEqual([never.id, light.id, heavy.id]);
+    expect(await ids({ sort: "name", order: "desc" })).toEqual([heavy.id, light.id, never.id]);
+    expect(await ids({ sort: "used", order: "desc" })).toEqual([heavy.id, light.id, never.id]);
+    expect(await ids({ sort: "used" })).toEqual([never.id, light.id, heavy.id]);
+    expect(await ids({ sort: "last_login", order: "desc" })).toEqual([light.id, heavy.id, never.id]);
+    expect(await ids({ sort: "last_login" })).toEqual([heavy.id, light.id, never.id]);
+    // Paging walks the sorted list, not a sorted page.
+    expect(await ids({ sort: "used", order: "desc", offset_start: 1, nb_objects: 1 })).toEqual([light.id]);
+
+    // `used` only when asked, and then the quota's figure.
+    const plain = await list(admin.token, { keyword: tag });
+    expect(plain.body.objects[0]).not.toHaveProperty("used");
+    const withUsage = await list(admin.token, { keyword: tag, sort: "used", order: "desc", usage: 1 });
+    for (const u of withUsage.body.objects) userResponse.strict().parse(u);
+    expect(withUsage.body.objects.map((u: { used: number }) => u.used)).toEqual([3000, 100, 0]);
+  });
+
+  it("answers 400 for an unknown sort or order", async () => {
+    const admin = await createAdmin();
+    const bad = await list(admin.token, { sort: "password_hash" });
+    expectError(bad, 400, "invalid_request");
+    expect(bad.body.details[0].path).toBe("sort");
+    expectError(await list(admin.token, { order: "sideways" }), 400, "invalid_request");
+  });
+
+  it("keeps a manager's sorted list to the members of their groups, usage included", async () => {
+    const { manager, member } = await createManagedTeam();
+    const outsider = await createTestUser();
+    await uploadText(outsider, outsider.privateRootId!, "secret.txt", "z".repeat(5000));
+    const res = await list(manager.token, { sort: "used", order: "desc", usage: 1, nb_objects: 1000 });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.objects.map((u: { id: string }) => u.id)).toEqual([String(member.id)]);
+  });
+
   it("requires a valid token", async () => {
     await expectAuthRequired(usersRoute.GET, { path: "/api/users" });
+    await expectAuthRequired(usersRoute.GET, { path: "/api/users", query: { sort: "used", usage: 1 } });
   });
 
   it("refuses regular users, externals and managers of no group", async () => {
     for (const role of [1, 2, 4] as const) {
       const user = await createTestUser({ role });
       await expectRefusedFor(user.token, usersRoute.GET, { path: "/api/users" });
+      await expectRefusedFor(user.token, usersRoute.GET, { path: "/api/users", query: { sort: "used", usage: 1 } });
     }
   });
 
