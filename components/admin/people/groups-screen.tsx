@@ -19,12 +19,12 @@ type Column = "name" | "members";
 type Open = { type: "create" } | { type: "edit" | "delete"; group: AdminGroup } | null;
 
 /** /admin/groups: groups with their members and managers. Managers see and edit the members of the groups they manage. */
-export function GroupsScreen() {
+export function GroupsScreen({ initialKeyword = "" }: { initialKeyword?: string }) {
   const t = useT();
   const toast = useToast();
   const { data: me } = useAccount();
   const isManager = me?.role === 4;
-  const [keyword, setKeyword] = useState("");
+  const [keyword, setKeyword] = useState(initialKeyword);
   const [offset, setOffset] = useState(0);
   const [sort, setSort] = useState<SortState<Column>>({ column: "name", direction: 1 });
   const [open, setOpen] = useState<Open>(null);

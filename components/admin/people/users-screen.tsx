@@ -34,13 +34,13 @@ const isExpired = (u: AdminUser) => u.expire !== null && new Date(u.expire).getT
  * actions (deactivate, add to a group, set a quota); the selection spans pages and is cleared
  * when the search or the group filter changes.
  */
-export function UsersScreen() {
+export function UsersScreen({ initialKeyword = "" }: { initialKeyword?: string }) {
   const t = useT();
   const locale = htmlLang(useLanguage());
   const toast = useToast();
   const { data: me } = useAccount();
   const isManager = me?.role === 4;
-  const [keyword, setKeyword] = useState("");
+  const [keyword, setKeyword] = useState(initialKeyword);
   const [group, setGroup] = useState("");
   const [offset, setOffset] = useState(0);
   const [sort, setSort] = useState<SortState<Column>>({ column: "name", direction: 1 });

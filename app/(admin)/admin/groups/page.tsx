@@ -8,6 +8,10 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getServerT(current?.user.language))("adminPeople.groups.title") };
 }
 
-export default function AdminGroupsPage() {
-  return <GroupsScreen />;
+type Props = { searchParams: Promise<{ keyword?: string | string[] }> };
+
+/** The logs link here with ?keyword= (a person's or a group's name): the search starts from it. */
+export default async function AdminGroupsPage({ searchParams }: Props) {
+  const { keyword } = await searchParams;
+  return <GroupsScreen initialKeyword={typeof keyword === "string" ? keyword.slice(0, 255) : ""} />;
 }

@@ -8,6 +8,10 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getServerT(current?.user.language))("adminPeople.users.title") };
 }
 
-export default function AdminUsersPage() {
-  return <UsersScreen />;
+type Props = { searchParams: Promise<{ keyword?: string | string[] }> };
+
+/** The logs link here with ?keyword= (a person's or a group's name): the search starts from it. */
+export default async function AdminUsersPage({ searchParams }: Props) {
+  const { keyword } = await searchParams;
+  return <UsersScreen initialKeyword={typeof keyword === "string" ? keyword.slice(0, 255) : ""} />;
 }
