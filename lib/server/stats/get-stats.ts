@@ -3,19 +3,24 @@ import type { DbOrTx } from "@/db";
 import { ALL_STATS, STATS_MASK, type StatsQuery, type StatsResponse } from "@/lib/contracts/stats";
 import { type AuthedCtx, isAdmin } from "../context";
 import { forbidden } from "../errors";
+import { activeUsersOver } from "./day-figures";
 import { visits, slots } from "./activity-figures";
-import { listSamples } from "./list-samples";
-import { sampleStats, utcDay } from "./sample-stats";
+import { listPastDays } from "./list-samples";
+import { storageByType } from "./storage-by-type";
 import { largestUsers, mainStorage, privateStorage, trashStorage, versionStorage } from "./storage-figures";
+import { todayFigures } from "./today-figures";
 
-type Part = "main" | "trashes" | "private" | "versions" | "visits" | "slots" | "stats";
+type Part = "trashes" | "private" | "versions" | "visits" | "slots" | "history" | "types" | "active30";
 
 // A part whose queries took longer than STATS_CACHE_THRESHOLD_MS (default 50 ms: on the bench's
 // million files, the private-space and version sums take 0.5 to 1 s, being joins over every
 // version) is kept in memory for STATS_CACHE_SECONDS (default 300); `expire` tells the client
 // until when. Past that, the stale figures are still served at once while one recomputation
 // runs in the background, so only the first request after a start waits (and the hourly
-// stats.sample job warms the cache before anyone asks). Cheap parts are always fresh.
+// stats.sample job warms the cache before anyone asks). Cheap parts are always fresh, and two are
+// never cached whatever they cost (issue 32): `storage.main` (the usage counters) and today's
+// point of `stats.days` (index ranges over today's rows). A cold start once cached "0 B used"
+// for five minutes, and a day's first sample stood for "today" until the next hourly job.
 type Entry = { value: unknown; expiresAt: number; refreshing?: Promise<unknown> };
 // On globalThis: the job worker (started from instrumentation) and the routes may be separate bundles of one process.
 const store = globalThis as unknown as { __coffreStatsCache?: Map<Part, Entry> };
@@ -65,14 +70,18 @@ export async function statsFor(db: DbOrTx, mask: number): Promise<StatsResponse>
   const query = { mask };
   const has = (bit: number) => (query.mask & bit) !== 0;
   const expiries: number[] = [];
-  const [main, trashes, priv, versions, visitList, slotFigures, stats] = await Promise.all([
-    has(STATS_MASK.storage) ? part("main", () => mainStorage(db), expiries) : undefined,
+  const now = new Date();
+  const [main, trashes, priv, versions, visitList, slotFigures, history, types, active30, today] = await Promise.all([
+    has(STATS_MASK.storage) ? mainStorage(db) : undefined,
     has(STATS_MASK.trashes) ? part("trashes", () => trashStorage(db), expiries) : undefined,
     has(STATS_MASK.private) ? part("private", () => privateStorage(db), expiries) : undefined,
     has(STATS_MASK.versions) ? part("versions", () => versionStorage(db), expiries) : undefined,
     has(STATS_MASK.visits) ? part("visits", () => visits(db), expiries) : undefined,
     has(STATS_MASK.slots) ? part("slots", () => slots(db), expiries) : undefined,
-    has(STATS_MASK.stats) ? part("stats", async () => ({ days: await samplesUpToToday(db), largest_users: await largestUsers(db) }), expiries) : undefined,
+    has(STATS_MASK.stats) ? part("history", async () => ({ days: await listPastDays(db, 30, now), largest_users: await largestUsers(db) }), expiries) : undefined,
+    has(STATS_MASK.stats) ? part("types", () => storageByType(db), expiries) : undefined,
+    has(STATS_MASK.stats) ? part("active30", () => activeUsersOver(db, 30, now), expiries) : undefined,
+    has(STATS_MASK.stats) ? todayFigures(db, now) : undefined,
   ]);
   const response: StatsResponse = { expire: Math.floor((expiries.length ? Math.min(...expiries) : Date.now()) / 1000) };
   if (main || trashes || priv || versions) {
@@ -85,24 +94,13 @@ export async function statsFor(db: DbOrTx, mask: number): Promise<StatsResponse>
   }
   if (visitList) response.visits = visitList;
   if (slotFigures) response.slots = slotFigures;
-  if (stats) {
-    response.stats = stats;
-    // No electronic signature on this platform yet: the contract's counters stand at zero.
-    response.docsigning = { sign: 0, sign_personal: 0, timestamp: 0 };
+  if (history && types !== undefined && active30 !== undefined && today) {
+    // Past days from the samples (maybe cached), today live: the last day is always today.
+    const days = [...history.days.filter((d) => d.date < today.date), today];
+    response.stats = { days, largest_users: history.largest_users, storage_by_type: types, active_users_30d: active30 };
+    response.docsigning = { sign: days.reduce((sum, d) => sum + d.signatures, 0), sign_personal: 0, timestamp: 0 };
   }
   return response;
-}
-
-/**
- * The daily samples, today's included: a platform whose hourly job has not run yet today (a first
- * start, a busy worker) takes today's sample now, so the dashboard never opens on an empty chart.
- */
-async function samplesUpToToday(db: DbOrTx) {
-  const now = new Date();
-  const days = await listSamples(db, 30, now);
-  if (days.at(-1)?.date === utcDay(now)) return days;
-  await sampleStats(db, now);
-  return listSamples(db, 30, now);
 }
 
 /** For tests and after bulk changes: the next request recomputes every part. */
