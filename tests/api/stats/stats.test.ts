@@ -315,7 +315,7 @@ describe("GET /api/stats: today is live (issue 32)", () => {
       const before = await read();
       const t0 = before.days.at(-1)!;
 
-      const [fresh, signedIn] = await tx.insert(users).values([{ login: unique("act_"), role: 2 }, { login: unique("act_"), role: 2, lastLogin: new Date() }]).returning();
+      const [fresh] = await tx.insert(users).values([{ login: unique("act_"), role: 2 }, { login: unique("act_"), role: 2, lastLogin: new Date() }]).returning();
       await tx.insert(sessions).values({ tokenHash: hashToken(newToken()), userId: fresh.id, lastUsedAt: new Date() });
       // Seen 10 days ago: active over 30 days, not today.
       await tx.insert(users).values({ login: unique("old_"), role: 2, lastLogin: new Date(Date.now() - 10 * 86_400_000) });
