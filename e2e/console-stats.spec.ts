@@ -30,6 +30,8 @@ test("after a user uploads three files and signs in, the administrator's dashboa
   await expect(userPage).toHaveURL("/");
   await userPage.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "My files" }).click();
   await expect(userPage).toHaveURL("/files");
+  await expect(userPage.getByRole("heading", { level: 1 })).toHaveText("My files");
+  await expect(userPage.getByText("This folder is empty.")).toBeVisible();
   await userPage.getByTestId("upload-input").setInputFiles([
     { name: "minutes.txt", mimeType: "text/plain", buffer: Buffer.from("minutes ".repeat(500)) },
     { name: "photo.png", mimeType: "image/png", buffer: Buffer.from("89504e470d0a1a0a", "hex") },

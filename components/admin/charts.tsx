@@ -11,8 +11,8 @@ import { niceTicks, type ScaleKind } from "./chart-scale";
  * click away as a table ("Show as a table"), which a screen reader also reaches.
  */
 
-const W = 520;
-const H = 220;
+const W = 440;
+const H = 210;
 const PAD = { top: 12, right: 12, bottom: 30, left: 76 };
 
 export type Series = { name: string; color: string; values: number[] };

@@ -22,6 +22,7 @@ beforeAll(openDatabase, OPEN_TIMEOUT);
 process.env.STATS_CACHE_THRESHOLD_MS = "1000000";
 afterEach(() => {
   process.env.STATS_CACHE_THRESHOLD_MS = "1000000";
+  delete process.env.STATS_CACHE_FRESHEN_SECONDS;
   forgetCachedStats();
 });
 
@@ -230,6 +231,7 @@ describe("GET /api/stats: the figures", () => {
   it("keeps slow parts for a while and says until when in `expire`", async () => {
     const admin = await createAdmin();
     process.env.STATS_CACHE_THRESHOLD_MS = "-1";
+    process.env.STATS_CACHE_FRESHEN_SECONDS = "1000";
     const first = await statsOk(admin.token, STATS_MASK.versions);
     expect(first.expire - Date.now() / 1000).toBeGreaterThan(250);
     const user = await createTestUser();
@@ -245,6 +247,7 @@ describe("GET /api/stats: the figures", () => {
   it("never caches the storage used nor today, however slow: the card and today's point move at once and agree", async () => {
     const admin = await createAdmin();
     process.env.STATS_CACHE_THRESHOLD_MS = "-1";
+    process.env.STATS_CACHE_FRESHEN_SECONDS = "1000";
     const first = await statsOk(admin.token, STATS_MASK.storage | STATS_MASK.stats);
     // The costly parts of `stats` (samples, storage by type, 30 days) are cached: `expire` says so.
     expect(first.expire - Date.now() / 1000).toBeGreaterThan(250);
@@ -256,12 +259,30 @@ describe("GET /api/stats: the figures", () => {
     expect(second.stats!.days.at(-1)!.storage_used).toBeGreaterThanOrEqual(first.stats!.days.at(-1)!.storage_used + 9000);
     // Storage by type is a costly part: served from the cache, unchanged.
     expect(second.stats!.storage_by_type).toEqual(first.stats!.storage_by_type);
+    expect(second.stats!.active_users_30d).toBeGreaterThanOrEqual(second.stats!.days.at(-1)!.active_users);
+  });
+
+  it("recomputes a cached sum of versions once the platform's bytes have moved and it is older than STATS_CACHE_FRESHEN_SECONDS", async () => {
+    const admin = await createAdmin();
+    process.env.STATS_CACHE_THRESHOLD_MS = "-1";
+    process.env.STATS_CACHE_FRESHEN_SECONDS = "0";
+    const first = await statsOk(admin.token, STATS_MASK.stats | STATS_MASK.versions);
+    const user = await createTestUser();
+    await uploadText(user, user.privateRootId!, "w.txt", "w".repeat(4000));
+    await uploadText(user, user.privateRootId!, "w.txt", "v".repeat(4000));
+    const second = await statsOk(admin.token, STATS_MASK.stats | STATS_MASK.versions);
+    const sizeOf = (body: typeof first) => body.stats!.storage_by_type.reduce((n, t) => n + t.size, 0);
+    expect(sizeOf(second)).toBeGreaterThanOrEqual(sizeOf(first) + 8000);
+    expect(second.storage!.versions!.size).toBeGreaterThanOrEqual(first.storage!.versions!.size + 4000);
+    // Recomputed, so cached again from now.
+    expect(second.expire - Date.now() / 1000).toBeGreaterThan(250);
   });
 
   it("past `expire`, serves the old figures at once and recomputes them in the background", async () => {
     const admin = await createAdmin();
     process.env.STATS_CACHE_THRESHOLD_MS = "-1";
     process.env.STATS_CACHE_SECONDS = "0.2";
+    process.env.STATS_CACHE_FRESHEN_SECONDS = "1000";
     try {
       const first = await statsOk(admin.token, STATS_MASK.versions);
       const user = await createTestUser();
