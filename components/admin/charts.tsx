@@ -1,81 +1,97 @@
 "use client";
 
 import { useId } from "react";
+import { useT } from "@/lib/i18n/provider";
 import styles from "./admin.module.css";
+import { niceTicks, type ScaleKind } from "./chart-scale";
 
 /**
  * Plain SVG charts drawn by React (the pages' CSP forbids the inline styles and eval some chart
- * libraries use). Each has a title and a description for screen readers, and the same figures
- * are in a table next to it.
+ * libraries use). Each is an image with a title for screen readers, and its figures are one
+ * click away as a table ("Show as a table"), which a screen reader also reaches.
  */
 
-const W = 520;
-const H = 220;
-const PAD = { top: 12, right: 12, bottom: 30, left: 72 };
+const W = 440;
+const H = 210;
+const PAD = { top: 12, right: 12, bottom: 30, left: 76 };
 
-type Point = { label: string; value: number };
+export type Series = { name: string; color: string; values: number[] };
 
-function ticks(max: number): number[] {
-  if (max <= 0) return [0];
-  return [0, max / 2, max];
-}
+type ChartProps = {
+  title: string;
+  /** One label per point (the days), shared by every series. */
+  labels: string[];
+  series: Series[];
+  /** The value axis: whole counts, or bytes at round amounts of one unit. */
+  scale: ScaleKind;
+  format: (n: number) => string;
+};
 
-/** A filled line over days: storage used over time. */
-export function AreaChart({ title, description, points, format, color = "#2f5bd3" }: { title: string; description: string; points: Point[]; format: (n: number) => string; color?: string }) {
-  const max = Math.max(1, ...points.map((p) => p.value)) * 1.1;
+/** A filled line (one series, e.g. storage over days) or bars side by side (several series per day). */
+export function TimeChart({ kind, ...props }: ChartProps & { kind: "area" | "bars" }) {
+  const { title, labels, series, scale, format } = props;
+  const id = useId();
+  const ticks = niceTicks(Math.max(0, ...series.flatMap((s) => s.values)), scale);
+  const top = ticks.at(-1)!;
   const innerW = W - PAD.left - PAD.right;
   const innerH = H - PAD.top - PAD.bottom;
-  const x = (i: number) => PAD.left + (points.length <= 1 ? innerW / 2 : (i / (points.length - 1)) * innerW);
-  const y = (v: number) => PAD.top + innerH - (v / max) * innerH;
-  const id = useId();
-  const line = points.map((p, i) => `${i === 0 ? "M" : "L"}${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join(" ");
-  const area = points.length ? `${line} L${x(points.length - 1).toFixed(1)},${y(0)} L${x(0).toFixed(1)},${y(0)} Z` : "";
+  const y = (v: number) => PAD.top + innerH - (v / top) * innerH;
+  const slot = innerW / Math.max(1, labels.length);
+  const x =
+    kind === "bars"
+      ? (i: number) => PAD.left + slot * i + slot / 2
+      : (i: number) => PAD.left + (labels.length <= 1 ? innerW / 2 : (i / (labels.length - 1)) * innerW);
   return (
-    <svg className={styles.chart} viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}t ${id}d`}>
-      <title id={`${id}t`}>{title}</title>
-      <desc id={`${id}d`}>{description}</desc>
-      <Axes max={max} format={format} labels={points.map((p) => p.label)} x={x} y={y} />
-      {points.length > 0 && <path d={area} fill={color} fillOpacity={0.14} />}
-      {points.length > 0 && <path d={line} fill="none" stroke={color} strokeWidth={2} />}
-      {points.map((p, i) => (
-        <circle key={p.label} cx={x(i)} cy={y(p.value)} r={points.length > 40 ? 0 : 3} fill={color} />
-      ))}
-    </svg>
+    <figure className={styles.chartFigure}>
+      <svg className={styles.chart} viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}t`}>
+        <title id={`${id}t`}>{title}</title>
+        <Axes ticks={ticks} format={format} labels={labels} x={x} y={y} />
+        {kind === "area" ? <Area series={series[0]} x={x} y={y} /> : <Bars series={series} slot={slot} x={x} y={y} />}
+      </svg>
+      {series.length > 1 && <Legend series={series} />}
+      <ChartTable {...props} />
+    </figure>
   );
 }
 
-/** Bars side by side for each day: uploads and downloads. */
-export function BarChart({ title, description, labels, series }: { title: string; description: string; labels: string[]; series: { name: string; color: string; values: number[] }[] }) {
-  const max = Math.max(1, ...series.flatMap((s) => s.values)) * 1.1;
-  const innerW = W - PAD.left - PAD.right;
-  const innerH = H - PAD.top - PAD.bottom;
-  const slot = innerW / Math.max(1, labels.length);
-  // Bars stay slim when there are few days (a fresh platform has one).
-  const barW = Math.min(28, Math.max(1, (slot * 0.8) / series.length));
-  const y = (v: number) => PAD.top + innerH - (v / max) * innerH;
-  const x = (i: number) => PAD.left + slot * i + slot / 2;
-  const id = useId();
+function Area({ series, x, y }: { series: Series | undefined; x: (i: number) => number; y: (v: number) => number }) {
+  if (!series || series.values.length === 0) return null;
+  const { values, color } = series;
+  const line = values.map((v, i) => `${i === 0 ? "M" : "L"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  const area = `${line} L${x(values.length - 1).toFixed(1)},${y(0)} L${x(0).toFixed(1)},${y(0)} Z`;
   return (
-    <svg className={styles.chart} viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}t ${id}d`}>
-      <title id={`${id}t`}>{title}</title>
-      <desc id={`${id}d`}>{description}</desc>
-      <Axes max={max} format={(n) => String(Math.round(n))} labels={labels} x={x} y={y} />
-      {labels.map((label, i) =>
-        series.map((s, k) => {
-          const top = y(s.values[i] ?? 0);
-          return <rect key={`${label}-${s.name}`} x={x(i) - (barW * series.length) / 2 + k * barW} y={top} width={barW} height={Math.max(0, y(0) - top)} fill={s.color} />;
+    <g>
+      <path d={area} fill={color} fillOpacity={0.14} />
+      <path d={line} fill="none" stroke={color} strokeWidth={2} />
+      {values.map((v, i) => (
+        <circle key={i} cx={x(i)} cy={y(v)} r={values.length > 40 ? 0 : 3} fill={color} />
+      ))}
+    </g>
+  );
+}
+
+function Bars({ series, slot, x, y }: { series: Series[]; slot: number; x: (i: number) => number; y: (v: number) => number }) {
+  // Bars stay slim when there are few days (a fresh platform has one).
+  const barW = Math.min(28, Math.max(1, (slot * 0.8) / Math.max(1, series.length)));
+  return (
+    <g>
+      {series.map((s, k) =>
+        s.values.map((v, i) => {
+          const top = y(v);
+          return <rect key={`${s.name}-${i}`} x={x(i) - (barW * series.length) / 2 + k * barW} y={top} width={barW} height={Math.max(0, y(0) - top)} fill={s.color} />;
         }),
       )}
-    </svg>
+    </g>
   );
 }
 
-function Axes({ max, format, labels, x, y }: { max: number; format: (n: number) => string; labels: string[]; x: (i: number) => number; y: (v: number) => number }) {
-  // At most about eight day labels, evenly spread, so they never overlap.
-  const every = Math.max(1, Math.ceil(labels.length / 8));
+function Axes({ ticks, format, labels, x, y }: { ticks: number[]; format: (n: number) => string; labels: string[]; x: (i: number) => number; y: (v: number) => number }) {
+  // At most about six day labels, evenly spread, so they never overlap (the last day, today, always shown).
+  const every = Math.max(1, Math.ceil(labels.length / 6));
+  const shown = (i: number) => i === labels.length - 1 || (i % every === 0 && labels.length - 1 - i >= every / 2);
   return (
-    <g fontSize={13} fill="#525a66">
-      {ticks(max / 1.1).map((v) => (
+    <g fontSize={13} fill="#525a66" aria-hidden="true">
+      {ticks.map((v) => (
         <g key={v}>
           <line x1={PAD.left} x2={W - PAD.right} y1={y(v)} y2={y(v)} stroke="#e3e6eb" />
           <text x={PAD.left - 6} y={y(v) + 4} textAnchor="end">
@@ -84,12 +100,62 @@ function Axes({ max, format, labels, x, y }: { max: number; format: (n: number) 
         </g>
       ))}
       {labels.map((label, i) =>
-        i % every === 0 || i === labels.length - 1 ? (
-          <text key={label} x={x(i)} y={H - 8} textAnchor="middle">
+        shown(i) ? (
+          <text key={`${label}-${i}`} x={x(i)} y={H - 8} textAnchor="middle">
             {label}
           </text>
         ) : null,
       )}
     </g>
+  );
+}
+
+function Legend({ series }: { series: Series[] }) {
+  return (
+    <ul className={styles.legend}>
+      {series.map((s) => (
+        <li key={s.name}>
+          <span className={styles.swatch} style={{ background: s.color }} aria-hidden="true" />
+          {s.name}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The chart's figures as a table, folded under a native disclosure (keyboard and screen readers for free). */
+function ChartTable({ title, labels, series, format }: ChartProps) {
+  const t = useT();
+  return (
+    <details className={styles.chartTable}>
+      <summary>{t("admin.dashboard.showTable")}</summary>
+      <div className={styles.tableWrap}>
+        <table className={styles.table}>
+          <caption className="visually-hidden">{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("admin.dashboard.day")}</th>
+              {series.map((s) => (
+                <th key={s.name} scope="col" className={styles.num}>
+                  {s.name}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {labels.map((label, i) => (
+              <tr key={`${label}-${i}`}>
+                <th scope="row">{label}</th>
+                {series.map((s) => (
+                  <td key={s.name} className={styles.num}>
+                    {format(s.values[i] ?? 0)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
   );
 }

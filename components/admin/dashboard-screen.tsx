@@ -10,18 +10,24 @@ import { htmlLang } from "@/lib/i18n/languages";
 import { useLanguage, useT } from "@/lib/i18n/provider";
 import { jobsQuery } from "@/lib/queries/admin-jobs";
 import { emailsQuery } from "@/lib/queries/admin-mail";
+import { STORAGE_TYPES, type StorageByType } from "@/lib/contracts/stats";
 import { statsQuery } from "@/lib/queries/admin-stats";
 import styles from "./admin.module.css";
-import { AreaChart, BarChart } from "./charts";
+import { TimeChart } from "./charts";
 
+const STORAGE = "#2f5bd3";
 const UPLOADS = "#2f5bd3";
 const DOWNLOADS = "#17794a";
+const SIGNATURES = "#8a4fd1";
+const VALIDATIONS = "#c26a12";
+// Today's figures are live on the server: the open dashboard asks again every minute.
+const REFRESH_MS = 60_000;
 
 /** /admin: storage and its history, activity per day, the heaviest users, and what needs a look. */
 export function DashboardScreen() {
   const t = useT();
   const locale = htmlLang(useLanguage());
-  const stats = useQuery(statsQuery());
+  const stats = useQuery({ ...statsQuery(), refetchInterval: REFRESH_MS });
   const failedJobs = useQuery(jobsQuery({ status: "failed", offset: 0, limit: 5 }));
   const outbox = useQuery(emailsQuery("EM_TE_TOSEND", 0, 100));
   const bytes = (n: number) => formatBytes(n, locale);
@@ -41,6 +47,7 @@ export function DashboardScreen() {
   const days = s.stats?.days ?? [];
   const today = days.at(-1);
   const dayLabel = (d: string) => new Date(`${d}T00:00:00Z`).toLocaleDateString(locale, { month: "short", day: "numeric", timeZone: "UTC" });
+  const labels = days.map((d) => dayLabel(d.date));
   const failedMails = (outbox.data?.objects ?? []).filter((m) => m.last_error);
 
   return (
@@ -76,7 +83,7 @@ export function DashboardScreen() {
         <div className={styles.figure}>
           <span className={styles.figureLabel}>{t("admin.dashboard.activeToday")}</span>
           <span className={styles.figureValue}>{number(today?.active_users ?? 0)}</span>
-          <span className={styles.muted}>{t("admin.dashboard.seen30", { count: s.visits?.length ?? 0 })}</span>
+          <span className={styles.muted}>{t("admin.dashboard.active30", { count: number(s.stats?.active_users_30d ?? 0) })}</span>
         </div>
         <div className={styles.figure}>
           <span className={styles.figureLabel}>{t("admin.dashboard.seats")}</span>
@@ -85,45 +92,64 @@ export function DashboardScreen() {
         </div>
       </section>
 
+      <section className={styles.figures} aria-label={t("admin.dashboard.todayFigures")}>
+        {(
+          [
+            ["admin.dashboard.uploadsToday", today?.uploads],
+            ["admin.dashboard.downloadsToday", today?.downloads],
+            ["admin.dashboard.signaturesToday", today?.signatures],
+            ["admin.dashboard.validationsToday", today?.validations],
+          ] as const
+        ).map(([label, value]) => (
+          <div key={label} className={styles.figure}>
+            <span className={styles.figureLabel}>{t(label)}</span>
+            <span className={styles.figureValue}>{number(value ?? 0)}</span>
+          </div>
+        ))}
+      </section>
+
       <div className={styles.grid2}>
-        <Card title={t("admin.dashboard.storageChart")} description={t("admin.dashboard.storageChartHint")}>
-          {days.length === 0 ? (
-            <p className={styles.muted}>{t("admin.dashboard.noSamples")}</p>
-          ) : (
-            <AreaChart
-              title={t("admin.dashboard.storageChart")}
-              description={days.map((d) => `${d.date}: ${bytes(d.storage_used)}`).join(", ")}
-              points={days.map((d) => ({ label: dayLabel(d.date), value: d.storage_used }))}
-              format={bytes}
-            />
-          )}
+        <Card title={t("admin.dashboard.storageChart")} description={t("admin.dashboard.storageChartLive")}>
+          <TimeChart
+            kind="area"
+            title={t("admin.dashboard.storageChart")}
+            labels={labels}
+            series={[{ name: t("admin.dashboard.used"), color: STORAGE, values: days.map((d) => d.storage_used) }]}
+            scale="bytes"
+            format={bytes}
+          />
         </Card>
         <Card title={t("admin.dashboard.activityChart")} description={t("admin.dashboard.activityChartHint")}>
-          {days.length === 0 ? (
-            <p className={styles.muted}>{t("admin.dashboard.noSamples")}</p>
-          ) : (
-            <>
-              <BarChart
-                title={t("admin.dashboard.activityChart")}
-                description={days.map((d) => `${d.date}: ${t("admin.dashboard.uploadsN", { count: d.uploads })}, ${t("admin.dashboard.downloadsN", { count: d.downloads })}`).join("; ")}
-                labels={days.map((d) => dayLabel(d.date))}
-                series={[
-                  { name: t("admin.dashboard.uploads"), color: UPLOADS, values: days.map((d) => d.uploads) },
-                  { name: t("admin.dashboard.downloads"), color: DOWNLOADS, values: days.map((d) => d.downloads) },
-                ]}
-              />
-              <ul className={styles.legend}>
-                <li>
-                  <span className={styles.swatch} style={{ background: UPLOADS }} aria-hidden="true" />
-                  {t("admin.dashboard.uploads")}: {number(today?.uploads ?? 0)} {t("admin.dashboard.today")}
-                </li>
-                <li>
-                  <span className={styles.swatch} style={{ background: DOWNLOADS }} aria-hidden="true" />
-                  {t("admin.dashboard.downloads")}: {number(today?.downloads ?? 0)} {t("admin.dashboard.today")}
-                </li>
-              </ul>
-            </>
-          )}
+          <TimeChart
+            kind="bars"
+            title={t("admin.dashboard.activityChart")}
+            labels={labels}
+            series={[
+              { name: t("admin.dashboard.uploads"), color: UPLOADS, values: days.map((d) => d.uploads) },
+              { name: t("admin.dashboard.downloads"), color: DOWNLOADS, values: days.map((d) => d.downloads) },
+            ]}
+            scale="count"
+            format={number}
+          />
+        </Card>
+      </div>
+
+      <div className={styles.grid2}>
+        <Card title={t("admin.dashboard.workflowChart")} description={t("admin.dashboard.workflowChartHint")}>
+          <TimeChart
+            kind="bars"
+            title={t("admin.dashboard.workflowChart")}
+            labels={labels}
+            series={[
+              { name: t("admin.dashboard.signatures"), color: SIGNATURES, values: days.map((d) => d.signatures) },
+              { name: t("admin.dashboard.validations"), color: VALIDATIONS, values: days.map((d) => d.validations) },
+            ]}
+            scale="count"
+            format={number}
+          />
+        </Card>
+        <Card title={t("admin.dashboard.byType")} description={t("admin.dashboard.byTypeHint")}>
+          <StorageTypes types={s.stats?.storage_by_type ?? []} bytes={bytes} number={number} />
         </Card>
       </div>
 
@@ -155,6 +181,52 @@ export function DashboardScreen() {
           <UserSizes users={s.stats?.largest_users ?? []} format={bytes} />
         </Card>
       </div>
+    </div>
+  );
+}
+
+const TYPE_LABELS = {
+  documents: "admin.dashboard.type.documents",
+  images: "admin.dashboard.type.images",
+  video: "admin.dashboard.type.video",
+  audio: "admin.dashboard.type.audio",
+  archives: "admin.dashboard.type.archives",
+  other: "admin.dashboard.type.other",
+} as const satisfies Record<(typeof STORAGE_TYPES)[number], string>;
+
+/** Storage by type: a table (what a screen reader reads) whose size cells carry a bar for the eye. */
+function StorageTypes({ types, bytes, number }: { types: StorageByType; bytes: (n: number) => string; number: (n: number) => string }) {
+  const t = useT();
+  const total = types.reduce((sum, x) => sum + x.size, 0);
+  return (
+    <div className={styles.tableWrap}>
+      <table className={styles.table}>
+        <thead>
+          <tr>
+            <th scope="col">{t("admin.dashboard.type")}</th>
+            <th scope="col" className={styles.num}>
+              {t("admin.col.size")}
+            </th>
+            <th scope="col" className={styles.num}>
+              {t("admin.dashboard.versionsCount")}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {types.map((x) => (
+            <tr key={x.type}>
+              <th scope="row">{t(TYPE_LABELS[x.type])}</th>
+              <td className={styles.num}>
+                {bytes(x.size)}
+                <span className={styles.typeBar} aria-hidden="true">
+                  <span className={styles.typeBarFill} style={{ width: `${total > 0 ? (x.size / total) * 100 : 0}%` }} />
+                </span>
+              </td>
+              <td className={styles.num}>{number(x.count)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }

@@ -18,7 +18,8 @@ export const sessions = pgTable(
     /** OAuth2 access tokens: when the token stops (null: an `offline` token, which does not expire). Sign-in sessions follow session_limit and session_idle instead. */
     expiresAt: timestamp("expires_at", { withTimezone: true }),
   },
-  (t) => [index("sessions_user_id_idx").on(t.userId)],
+  // The dashboard's active users of today and of 30 days read a range of last uses (issue 32).
+  (t) => [index("sessions_user_id_idx").on(t.userId), index("sessions_last_used_at_idx").on(t.lastUsedAt)],
 );
 
 // Failed sign-ins, per (account, address) pair and per address, for throttling.

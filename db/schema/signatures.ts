@@ -39,6 +39,8 @@ export const signatureRequests = pgTable(
     index("signature_requests_parent_id_idx").on(t.parentId),
     // The periodic job looks at ongoing requests only (reminders, expiry).
     index("signature_requests_ongoing_idx").on(t.id).where(sql`${t.status} = 'ongoing'`),
+    // The dashboard's signatures per day: completions by date range (issue 32).
+    index("signature_requests_done_idx").on(t.completedAt).where(sql`${t.status} = 'done'`),
   ],
 );
 

@@ -43,6 +43,8 @@ export const users = pgTable(
   (t) => [
     uniqueIndex("users_login_live_idx").on(sql`lower(${t.login})`).where(sql`${t.deletedAt} IS NULL`),
     index("users_email_idx").on(sql`lower(${t.email})`),
+    // The dashboard's active users: sign-ins of a day or of 30 days, by range (issue 32).
+    index("users_last_login_idx").on(t.lastLogin),
   ],
 );
 

@@ -1,18 +1,17 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { rows, type DbOrTx } from "@/db";
+import type { DbOrTx } from "@/db";
 import { usedOnPlatform } from "../quotas/assert-quota";
+import { activeUsersOfDay, dayCounts, utcDay } from "./day-figures";
 
-const DOWNLOAD_EVENT = 3; // api.md: file timeline type 3, download
-
-/** A UTC day as YYYY-MM-DD. */
-export const utcDay = (date: Date) => date.toISOString().slice(0, 10);
+export { utcDay };
 
 /**
  * Job "stats.sample" (hourly, lib/server/jobs/scheduler.ts): writes today's row of stats_samples
  * (storage used and active users as they stand now, uploads and downloads of the day so far), and
  * recounts yesterday's uploads and downloads so a day's last hour is not lost. Storage and active
- * users are snapshots: past days keep the last value sampled on that day.
+ * users are snapshots: past days keep the last value sampled on that day. The dashboard's today
+ * is never read from here: GET /stats computes it live (today-figures.ts); samples are the past.
  */
 export async function sampleStatsJob(db: DbOrTx): Promise<void> {
   await sampleStats(db, new Date());
@@ -27,7 +26,7 @@ export async function sampleStats(db: DbOrTx, now: Date): Promise<void> {
   const yesterday = utcDay(new Date(now.getTime() - 86_400_000));
   const [used, active, todayCounts, yesterdayCounts] = await Promise.all([
     usedOnPlatform(db),
-    activeUsersSince(db, today),
+    activeUsersOfDay(db, today),
     dayCounts(db, today),
     dayCounts(db, yesterday),
   ]);
@@ -39,27 +38,4 @@ export async function sampleStats(db: DbOrTx, now: Date): Promise<void> {
   await db.execute(sql`
     UPDATE stats_samples SET uploads = ${yesterdayCounts.uploads}, downloads = ${yesterdayCounts.downloads}
     WHERE day = ${yesterday}::date`);
-}
-
-/** Distinct accounts that used a session or signed in since the start of `day` (UTC). */
-async function activeUsersSince(db: DbOrTx, day: string): Promise<number> {
-  const [r] = rows<{ n: string | number }>(
-    await db.execute(sql`
-      SELECT count(*) AS n FROM (
-        SELECT user_id FROM sessions WHERE last_used_at >= ${day}::date
-        UNION
-        SELECT id FROM users WHERE last_login >= ${day}::date AND deleted_at IS NULL) s`),
-  );
-  return Number(r.n);
-}
-
-/** Versions created (uploads) and downloads recorded during one UTC day; both by indexed date ranges. */
-async function dayCounts(db: DbOrTx, day: string): Promise<{ uploads: number; downloads: number }> {
-  const [r] = rows<{ uploads: string | number; downloads: string | number }>(
-    await db.execute(sql`
-      SELECT
-        (SELECT count(*) FROM file_versions WHERE created_at >= ${day}::date AND created_at < ${day}::date + 1) AS uploads,
-        (SELECT count(*) FROM events WHERE type = ${DOWNLOAD_EVENT} AND date >= ${day}::date AND date < ${day}::date + 1) AS downloads`),
-  );
-  return { uploads: Number(r.uploads), downloads: Number(r.downloads) };
 }

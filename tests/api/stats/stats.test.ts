@@ -1,12 +1,13 @@
 import { sql } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import * as authRoute from "@/app/api/auth/route";
 import * as statsRoute from "@/app/api/stats/route";
 import { getDb, rows, type Tx } from "@/db";
-import { fileVersions, files, logs, sessions, statsSamples, users } from "@/db/schema";
-import { ALL_STATS, statsResponse, STATS_MASK } from "@/lib/contracts/stats";
+import { fileVersions, files, logs, sessions, signatureRequests, statsSamples, users, workflowInstances } from "@/db/schema";
+import { ALL_STATS, STORAGE_TYPES, statsResponse, STATS_MASK, type StatsDay } from "@/lib/contracts/stats";
 import { hashToken, newToken } from "@/lib/server/auth/tokens";
 import { forgetCachedStats, getStats } from "@/lib/server/stats/get-stats";
-import { sampleStatsJob, utcDay } from "@/lib/server/stats/sample-stats";
+import { sampleStats, sampleStatsJob, utcDay } from "@/lib/server/stats/sample-stats";
 import { getBlobStore } from "@/lib/storage";
 import { createAdmin, createTestGroup, createTestUser, unique } from "../../helpers/factories";
 import { ctxIn, inRolledBackTransaction, OPEN_TIMEOUT, openDatabase, setConfigIn } from "../../helpers/file-ops-factories";
@@ -21,6 +22,7 @@ beforeAll(openDatabase, OPEN_TIMEOUT);
 process.env.STATS_CACHE_THRESHOLD_MS = "1000000";
 afterEach(() => {
   process.env.STATS_CACHE_THRESHOLD_MS = "1000000";
+  delete process.env.STATS_CACHE_FRESHEN_SECONDS;
   forgetCachedStats();
 });
 
@@ -51,9 +53,12 @@ const sumOf = async (tx: Tx, query: ReturnType<typeof sql>) => Number(rows<{ n: 
 describe("GET /api/stats: who may read", () => {
   it("requires a token and refuses users, managers and externals", async () => {
     await expectAuthRequired(statsRoute.GET, { path: "/api/stats", query: { mask: 1 } });
+    await expectAuthRequired(statsRoute.GET, { path: "/api/stats", query: { mask: STATS_MASK.stats } });
     const manager = await createTestUser({ role: 4 });
     await createTestGroup({ managers: [manager.id] });
-    for (const who of [await createTestUser(), manager, await createTestUser({ role: 1 })]) expectError(await stats(who.token, ALL_STATS), 403, "forbidden");
+    for (const who of [await createTestUser(), manager, await createTestUser({ role: 1 })]) {
+      for (const mask of [ALL_STATS, STATS_MASK.stats, STATS_MASK.storage]) expectError(await stats(who.token, mask), 403, "forbidden");
+    }
   });
 
   it("refuses a mask outside the contract's seven bits", async () => {
@@ -214,44 +219,199 @@ describe("GET /api/stats: the figures", () => {
       const used = await sumOf(tx, sql`SELECT coalesce(sum(size), 0) AS n FROM file_versions`);
       const uploadsToday = await sumOf(tx, sql`SELECT count(*) AS n FROM file_versions WHERE created_at >= current_date`);
       expect(body.stats!.days.map((d) => d.date)).toEqual([daysAgo(3), today]);
-      expect(body.stats!.days[0]).toEqual({ date: daysAgo(3), storage_used: 500, active_users: 4, uploads: 7, downloads: 2 });
+      expect(body.stats!.days[0]).toEqual({ date: daysAgo(3), storage_used: 500, active_users: 4, uploads: 7, downloads: 2, signatures: 0, validations: 0 });
       expect(body.stats!.days[1]).toMatchObject({ date: today, storage_used: used, uploads: uploadsToday });
       expect(body.stats!.days[1].active_users).toBeGreaterThanOrEqual(1);
       expect(body.stats!.largest_users[0]).toEqual({ id: String(heavy.id), user: heavy.login, login: heavy.login, size: 1e15 });
       expect(body.stats!.largest_users.length).toBeLessThanOrEqual(10);
-      expect(body.docsigning).toEqual({ sign: 0, sign_personal: 0, timestamp: 0 });
+      expect(body.docsigning).toEqual({ sign: body.stats!.days.reduce((n, d) => n + d.signatures, 0), sign_personal: 0, timestamp: 0 });
     });
   });
 
   it("keeps slow parts for a while and says until when in `expire`", async () => {
     const admin = await createAdmin();
     process.env.STATS_CACHE_THRESHOLD_MS = "-1";
-    const first = await statsOk(admin.token, STATS_MASK.storage);
+    process.env.STATS_CACHE_FRESHEN_SECONDS = "1000";
+    const first = await statsOk(admin.token, STATS_MASK.versions);
     expect(first.expire - Date.now() / 1000).toBeGreaterThan(250);
     const user = await createTestUser();
     await uploadText(user, user.privateRootId!, "later.txt", "z".repeat(5000));
-    const second = await statsOk(admin.token, STATS_MASK.storage);
+    await uploadText(user, user.privateRootId!, "later.txt", "y".repeat(5000));
+    const second = await statsOk(admin.token, STATS_MASK.versions);
     expect(second).toEqual(first);
     forgetCachedStats();
     process.env.STATS_CACHE_THRESHOLD_MS = "1000000";
-    expect((await statsOk(admin.token, STATS_MASK.storage)).storage!.main!.used).toBeGreaterThanOrEqual(first.storage!.main!.used + 5000);
+    expect((await statsOk(admin.token, STATS_MASK.versions)).storage!.versions!.size).toBeGreaterThanOrEqual(first.storage!.versions!.size + 5000);
+  });
+
+  it("never caches the storage used nor today, however slow: the card and today's point move at once and agree", async () => {
+    const admin = await createAdmin();
+    process.env.STATS_CACHE_THRESHOLD_MS = "-1";
+    process.env.STATS_CACHE_FRESHEN_SECONDS = "1000";
+    const first = await statsOk(admin.token, STATS_MASK.storage | STATS_MASK.stats);
+    // The costly parts of `stats` (samples, storage by type, 30 days) are cached: `expire` says so.
+    expect(first.expire - Date.now() / 1000).toBeGreaterThan(250);
+    const user = await createTestUser();
+    for (const name of ["a.txt", "b.txt", "c.txt"]) await uploadText(user, user.privateRootId!, name, "q".repeat(3000));
+    const second = await statsOk(admin.token, STATS_MASK.storage | STATS_MASK.stats);
+    expect(second.storage!.main!.used).toBeGreaterThanOrEqual(first.storage!.main!.used + 9000);
+    expect(second.stats!.days.at(-1)!.uploads).toBeGreaterThanOrEqual(first.stats!.days.at(-1)!.uploads + 3);
+    expect(second.stats!.days.at(-1)!.storage_used).toBeGreaterThanOrEqual(first.stats!.days.at(-1)!.storage_used + 9000);
+    // Storage by type is a costly part: served from the cache, unchanged.
+    expect(second.stats!.storage_by_type).toEqual(first.stats!.storage_by_type);
+    expect(second.stats!.active_users_30d).toBeGreaterThanOrEqual(second.stats!.days.at(-1)!.active_users);
+  });
+
+  it("recomputes a cached sum of versions once the platform's bytes have moved and it is older than STATS_CACHE_FRESHEN_SECONDS", async () => {
+    const admin = await createAdmin();
+    process.env.STATS_CACHE_THRESHOLD_MS = "-1";
+    process.env.STATS_CACHE_FRESHEN_SECONDS = "0";
+    const first = await statsOk(admin.token, STATS_MASK.stats | STATS_MASK.versions);
+    const user = await createTestUser();
+    await uploadText(user, user.privateRootId!, "w.txt", "w".repeat(4000));
+    await uploadText(user, user.privateRootId!, "w.txt", "v".repeat(4000));
+    const second = await statsOk(admin.token, STATS_MASK.stats | STATS_MASK.versions);
+    const sizeOf = (body: typeof first) => body.stats!.storage_by_type.reduce((n, t) => n + t.size, 0);
+    expect(sizeOf(second)).toBeGreaterThanOrEqual(sizeOf(first) + 8000);
+    expect(second.storage!.versions!.size).toBeGreaterThanOrEqual(first.storage!.versions!.size + 4000);
+    // Recomputed, so cached again from now.
+    expect(second.expire - Date.now() / 1000).toBeGreaterThan(250);
   });
 
   it("past `expire`, serves the old figures at once and recomputes them in the background", async () => {
     const admin = await createAdmin();
     process.env.STATS_CACHE_THRESHOLD_MS = "-1";
     process.env.STATS_CACHE_SECONDS = "0.2";
+    process.env.STATS_CACHE_FRESHEN_SECONDS = "1000";
     try {
-      const first = await statsOk(admin.token, STATS_MASK.storage);
+      const first = await statsOk(admin.token, STATS_MASK.versions);
       const user = await createTestUser();
       await uploadText(user, user.privateRootId!, "more.txt", "m".repeat(7000));
+      await uploadText(user, user.privateRootId!, "more.txt", "n".repeat(7000));
       await new Promise((r) => setTimeout(r, 300));
-      const stale = await statsOk(admin.token, STATS_MASK.storage);
+      const stale = await statsOk(admin.token, STATS_MASK.versions);
       expect(stale.storage).toEqual(first.storage);
       expect(Math.abs(stale.expire - Date.now() / 1000)).toBeLessThan(2);
-      await expect.poll(async () => (await statsOk(admin.token, STATS_MASK.storage)).storage!.main!.used).toBeGreaterThanOrEqual(first.storage!.main!.used + 7000);
+      await expect.poll(async () => (await statsOk(admin.token, STATS_MASK.versions)).storage!.versions!.size).toBeGreaterThanOrEqual(first.storage!.versions!.size + 7000);
     } finally {
       delete process.env.STATS_CACHE_SECONDS;
     }
+  });
+});
+
+describe("GET /api/stats: today is live (issue 32)", () => {
+  const todayOf = (days: StatsDay[]) => {
+    const last = days.at(-1)!;
+    expect(last.date).toBe(utcDay(new Date()));
+    return last;
+  };
+
+  it("after a user uploads three files and signs in, today shows them at once, though today's sample was taken before", async () => {
+    const admin = await createAdmin();
+    const user = await createTestUser();
+    const db = await getDb();
+    // Not active yet: no session used today, never signed in.
+    await db.delete(sessions).where(sql`${sessions.userId} = ${user.id}`);
+    await sampleStats(db, new Date());
+    const [sampled] = await db.select().from(statsSamples).where(sql`${statsSamples.day} = ${utcDay(new Date())}`);
+    for (const name of ["one.txt", "two.txt", "three.txt"]) await uploadText(user, user.privateRootId!, name, "u".repeat(100));
+    const signIn = await call(authRoute.POST, { method: "POST", body: { user: user.login, password: user.password }, headers: { "x-forwarded-for": "10.32.0.1" } });
+    expect(signIn.status, signIn.text).toBe(200);
+
+    const today = todayOf((await statsOk(admin.token, STATS_MASK.stats)).stats!.days);
+    expect(today.uploads).toBeGreaterThanOrEqual(3);
+    expect(today.uploads).toBeGreaterThanOrEqual(sampled.uploads + 3);
+    expect(today.active_users).toBeGreaterThanOrEqual(1);
+    const all = await statsOk(admin.token, ALL_STATS);
+    expect(all.stats!.active_users_30d).toBeGreaterThanOrEqual(todayOf(all.stats!.days).active_users);
+  });
+
+  it("counts today's uploads, active users, signatures and validations exactly, and past days' completions", async () => {
+    const admin = await createAdmin();
+    await inSnapshot(async (tx) => {
+      const ctx = ctxIn(tx, admin);
+      const read = async () => (await getStats(ctx, { mask: STATS_MASK.stats })).stats!;
+      // A sample taken now must not stand for today afterwards.
+      await sampleStats(tx, new Date());
+      const before = await read();
+      const t0 = before.days.at(-1)!;
+
+      const [fresh] = await tx.insert(users).values([{ login: unique("act_"), role: 2 }, { login: unique("act_"), role: 2, lastLogin: new Date() }]).returning();
+      await tx.insert(sessions).values({ tokenHash: hashToken(newToken()), userId: fresh.id, lastUsedAt: new Date() });
+      // Seen 10 days ago: active over 30 days, not today.
+      await tx.insert(users).values({ login: unique("old_"), role: 2, lastLogin: new Date(Date.now() - 10 * 86_400_000) });
+      const [file] = await tx.insert(files).values({ folderId: admin.privateRootId!, name: unique("up_"), ownerId: fresh.id }).returning();
+      await tx.insert(fileVersions).values([1, 2, 3].map((number) => ({ fileId: file.id, number, size: 10, md5: "0", creatorId: fresh.id })));
+
+      const now = new Date();
+      const yesterday = new Date(Date.now() - 86_400_000);
+      await tx.insert(signatureRequests).values([
+        { userId: fresh.id, name: "plain", status: "done", completedAt: now },
+        { userId: fresh.id, name: "refused", status: "refused", completedAt: now },
+        { userId: fresh.id, name: "ongoing", status: "ongoing" },
+        { userId: fresh.id, name: "yesterday", status: "done", completedAt: yesterday },
+      ]);
+      // A mass request: its two signers' requests count, the parent that settles them does not.
+      const [parent] = await tx.insert(signatureRequests).values({ userId: fresh.id, name: "mass", status: "done", isMasses: true, completedAt: now }).returning();
+      await tx.insert(signatureRequests).values([1, 2].map((n) => ({ userId: fresh.id, parentId: parent.id, name: `mass ${n}`, status: "done", isMasses: true, completedAt: now })));
+      const instance = (state: string, closedAt: Date | null) => ({ flux: 1, ownerId: fresh.id, state, properties: {}, closedAt });
+      await tx.insert(workflowInstances).values([
+        instance("validated", now),
+        instance("validated", now),
+        instance("refused", now),
+        instance("cancelled", now),
+        instance("waiting_validation", null),
+        instance("validated", yesterday),
+      ]);
+      // Yesterday was sampled (its storage and activity), so it is a day of the series.
+      await tx.insert(statsSamples).values({ day: utcDay(yesterday), storageUsed: 1, activeUsers: 1, uploads: 1, downloads: 1 }).onConflictDoNothing();
+
+      const after = await read();
+      const t1 = after.days.at(-1)!;
+      expect(t1.date).toBe(utcDay(now));
+      expect(t1.uploads - t0.uploads).toBe(3);
+      expect(t1.storage_used - t0.storage_used).toBe(30);
+      expect(t1.active_users - t0.active_users).toBe(2);
+      expect(t1.signatures - t0.signatures).toBe(3);
+      expect(t1.validations - t0.validations).toBe(2);
+      expect(after.active_users_30d - before.active_users_30d).toBe(3);
+      const past = (days: StatsDay[]) => days.find((d) => d.date === utcDay(yesterday));
+      expect(past(after.days)!.signatures - (past(before.days)?.signatures ?? 0)).toBe(1);
+      expect(past(after.days)!.validations - (past(before.days)?.validations ?? 0)).toBe(1);
+      // Independently: today's uploads are the versions created since midnight UTC.
+      expect(t1.uploads).toBe(await sumOf(tx, sql`SELECT count(*) AS n FROM file_versions WHERE created_at >= ${`${utcDay(now)}T00:00:00Z`}::timestamptz`));
+    });
+  });
+
+  it("storage by type: every family listed, sizes adding up to the storage used, office files sniffed as zip counted as documents", async () => {
+    const admin = await createAdmin();
+    await inSnapshot(async (tx) => {
+      const ctx = ctxIn(tx, admin);
+      const read = async () => {
+        const body = await getStats(ctx, { mask: STATS_MASK.stats | STATS_MASK.storage });
+        return { types: body.stats!.storage_by_type, used: body.storage!.main!.used };
+      };
+      const before = await read();
+      expect(before.types.map((t) => t.type)).toEqual([...STORAGE_TYPES]);
+      expect(before.types.reduce((n, t) => n + t.size, 0)).toBe(before.used);
+      expect(before.types.reduce((n, t) => n + t.count, 0)).toBe(await sumOf(tx, sql`SELECT count(*) AS n FROM file_versions`));
+
+      const add = async (name: string, mime: string, size: number) => {
+        const [file] = await tx.insert(files).values({ folderId: admin.privateRootId!, name: `${unique("t_")}${name}`, ownerId: admin.id }).returning();
+        await tx.insert(fileVersions).values({ fileId: file.id, number: 1, size, md5: "0", mime, creatorId: admin.id });
+      };
+      await add("report.docx", "application/zip", 1);
+      await add("scan.pdf", "application/pdf", 2);
+      await add("table.csv", "text/csv", 4);
+      await add("photo.jpg", "image/jpeg", 8);
+      await add("clip.mp4", "video/mp4", 16);
+      await add("song.mp3", "audio/mpeg", 32);
+      await add("backup.zip", "application/zip", 64);
+      await add("data.bin", "application/octet-stream", 128);
+      const after = await read();
+      const delta = Object.fromEntries(after.types.map((t, i) => [t.type, [t.size - before.types[i].size, t.count - before.types[i].count]]));
+      expect(delta).toEqual({ documents: [7, 3], images: [8, 1], video: [16, 1], audio: [32, 1], archives: [64, 1], other: [128, 1] });
+      expect(after.types.reduce((n, t) => n + t.size, 0)).toBe(after.used);
+    });
   });
 });
