@@ -10,12 +10,16 @@ export type EmailType = z.infer<typeof emailType>;
 /** What a custom alert mail may name; the alert digest fills them for each recipient. */
 export const ALERT_PLACEHOLDERS = ["recipient", "folder", "file", "link", "actor", "changes", "platform"] as const;
 
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+
 const subject = z
   .string()
   .trim()
   .min(1)
   .max(255)
-  .refine((s) => !/[\r\n]/.test(s), "A subject is one line");
+  .refine((s) => !/[\r\n]/.test(s), "A subject is one line")
+  // Direction overrides let a subject read differently from what it holds ("\u202E" spoofing).
+  .refine((s) => !BIDI_CONTROLS.test(s), "A subject holds no bidirectional control characters");
 
 /**
  * The `{{names}}` of a text that an alert mail cannot fill (they would be sent as empty text), once
