@@ -284,7 +284,7 @@ function SmtpCard({ config }: { config: Config }) {
       <div className={styles.toolbar}>
         <TextField label={t("admin.config.smtpTestTo")} hint={t("admin.config.smtpTestToHint")} type="email" value={to} onChange={(e) => setTo(e.target.value)} />
         <div className={styles.actions}>
-          <Button variant="secondary" onClick={() => send({})} disabled={test.isPending || settings.data?.origin === null}>
+          <Button variant="secondary" onClick={() => send({ in_force: true })} disabled={test.isPending || settings.data?.origin === null}>
             {t("admin.config.sendTestMail")}
           </Button>
         </div>

@@ -130,21 +130,27 @@ const switchValue = z
   .transform((v) => v === true || v === 1 || v === "1" || v === "true");
 
 /**
- * POST /config/smtp/test: the contract's fields, tried without being saved. Without `smtp_host`,
- * the settings in force (GET /config/smtp: SMTP_URL or the console's) are tried instead.
+ * POST /config/smtp/test: the contract's fields, tried without being saved. With `in_force`
+ * (beyond the contract), the settings mail goes through now are tried instead (GET /config/smtp:
+ * SMTP_URL's or the console's), and the connection fields are ignored.
  */
-export const smtpTestBody = z.object({
-  smtp_host: z.string().trim().min(1).max(255).optional(),
-  smtp_port: z.coerce.number().int().min(1).max(65535).default(25),
-  smtp_auth: switchValue.default(false),
-  smtp_secure: switchValue.default(false),
-  smtp_username: z.string().max(255).default(""),
-  smtp_password: z.string().max(1024).default(""),
-  smtp_debug: switchValue.default(false),
-  smtp_from: z.string().trim().min(1).max(255).optional(),
-  /** Where the test mail goes; the administrator's own address by default. */
-  to: z.string().trim().min(3).max(1024).optional(),
-});
+export const smtpTestBody = z
+  .object({
+    smtp_host: z.string().trim().min(1).max(255).optional(),
+    smtp_port: z.coerce.number().int().min(1).max(65535).default(25),
+    smtp_auth: switchValue.default(false),
+    smtp_secure: switchValue.default(false),
+    smtp_username: z.string().max(255).default(""),
+    smtp_password: z.string().max(1024).default(""),
+    smtp_debug: switchValue.default(false),
+    smtp_from: z.string().trim().min(1).max(255).optional(),
+    /** Where the test mail goes; the administrator's own address by default. */
+    to: z.string().trim().min(3).max(1024).optional(),
+    in_force: switchValue.default(false),
+  })
+  .superRefine((body, ctx) => {
+    if (!body.in_force && body.smtp_host === undefined) ctx.addIssue({ code: "custom", path: ["smtp_host"], message: "Required, unless in_force is set" });
+  });
 export type SmtpTestInput = z.output<typeof smtpTestBody>;
 
 export const smtpTestResponse = z.object({ ok: z.literal(true), response: z.string(), log: z.array(z.string()).optional() });

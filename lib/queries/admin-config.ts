@@ -6,8 +6,8 @@ import type { ConfigPatch, ConfigView, SmtpSettingsView } from "@/lib/contracts/
 import { publicConfigKeys } from "./public-config";
 
 export type Config = ConfigView;
-/** Without smtp_host, the settings in force are tried (GET /api/config/smtp). */
-export type SmtpTestInput = { smtp_host?: string; smtp_port?: number; smtp_auth?: boolean; smtp_secure?: boolean; smtp_username?: string; smtp_password?: string; smtp_from?: string; to?: string };
+/** With in_force, the settings mail goes through now are tried (GET /api/config/smtp); else the typed ones. */
+export type SmtpTestInput = { in_force?: boolean; smtp_host?: string; smtp_port?: number; smtp_auth?: boolean; smtp_secure?: boolean; smtp_username?: string; smtp_password?: string; smtp_from?: string; to?: string };
 
 export type SmtpSettings = SmtpSettingsView;
 

@@ -18,7 +18,7 @@ export async function testSmtp(ctx: AuthedCtx, input: SmtpTestInput) {
   const { platform_name, smtp } = await getPlatformConfig(ctx.db);
   const to = input.to ?? ctx.actor.user.email.split(",")[0]?.trim();
   if (!to) throw new AppError("invalid_request", "Give `to`: your account has no email address to send the test to");
-  if (input.smtp_host === undefined) return sendTest(resolveSmtp(smtp).route, { to, platform_name, debug: input.smtp_debug });
+  if (input.in_force || input.smtp_host === undefined) return sendTest(resolveSmtp(smtp).route, { to, platform_name, debug: input.smtp_debug });
   // The settings form shows the stored password masked; sent back as is, it means "the stored one",
   // which goes to the stored server only: any other host or port would receive it in clear.
   const usesStoredPassword = input.smtp_password === PASSWORD_MASK;
