@@ -23,14 +23,22 @@ function formatter(timeZone: string, kind: "clock" | "offset"): Intl.DateTimeFor
 /** Only the characters of IANA names ("Europe/Paris", "Etc/GMT+5", "UTC"): no spaces, controls or bidi marks. */
 const NAME = /^[A-Za-z0-9_+\-/]{1,64}$/;
 
-/** The zone's name as Intl knows it ("utc" → "UTC", "Asia/Calcutta" → its canonical name), or null when unknown. */
+let knownNames: Map<string, string> | undefined;
+
+/**
+ * A zone name Intl accepts, in its usual spelling ("utc" → "UTC", "europe/paris" → "Europe/Paris"),
+ * or null when unknown. Links keep the name given: ICU's canonical names are sometimes the old ones
+ * ("Asia/Katmandu" for "Asia/Kathmandu"), which is not what an administrator typed.
+ */
 export function canonicalTimeZone(name: string): string | null {
   if (!NAME.test(name)) return null;
   try {
-    return new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone;
+    new Intl.DateTimeFormat("en-US", { timeZone: name });
   } catch {
     return null;
   }
+  knownNames ??= new Map(["UTC", ...(typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [])].map((n) => [n.toLowerCase(), n]));
+  return knownNames.get(name.toLowerCase()) ?? name;
 }
 
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
