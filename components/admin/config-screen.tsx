@@ -12,7 +12,7 @@ import type { ConfigPatch, SmtpSource } from "@/lib/contracts/config";
 import { useT } from "@/lib/i18n/provider";
 import type { Translate } from "@/lib/i18n/translate";
 import { configQuery, smtpSettingsQuery, useTestSmtp, useUpdateConfig, type Config, type SmtpSettings, type SmtpTestInput } from "@/lib/queries/admin-config";
-import { canonicalTimeZone, timeZoneLabel } from "@/lib/time-zones";
+import { canonicalTimeZone, timeZoneLabel } from "@/lib/contracts/time-zones";
 import styles from "./admin.module.css";
 import { BrandingCard } from "./branding-card";
 import { describeAdminError } from "./describe-error";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { canonicalTimeZone, DEFAULT_TIME_ZONE } from "@/lib/time-zones";
+import { canonicalTimeZone, DEFAULT_TIME_ZONE } from "./time-zones";
 import { LANGUAGES } from "./users";
 
 export const featuresSchema = z.object({

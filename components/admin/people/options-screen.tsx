@@ -9,7 +9,7 @@ import { FormStatus, type Status } from "@/components/ui/form-status";
 import { TextField } from "@/components/ui/text-field";
 import { ApiError } from "@/lib/api-client";
 import { useT } from "@/lib/i18n/provider";
-import { timeZoneLabel } from "@/lib/time-zones";
+import { timeZoneLabel } from "@/lib/contracts/time-zones";
 import type { MessageKey } from "@/lib/i18n/translate";
 import { displayName, useAccount } from "@/lib/queries/account";
 import { groupsQuery, optionsQuery, useDeleteOptions, usersQuery, useUpdateOptions, type ConnectionOptions } from "@/lib/queries/admin-people";

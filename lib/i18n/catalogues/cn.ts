@@ -185,7 +185,7 @@ export const cn: Partial<Messages> = {
   "adminPeople.options.lockedOut": "未应用:此更改后,没有任何在职管理员能从您当前的地址连接。",
   "adminPeople.options.lockedOutHelp": "请将您当前使用的地址加入列表、放宽日期或时段,或先为另一位管理员开放访问,然后重试。",
   // issue 32: mail templates, SMTP settings in force, platform time zone
-  "adminPeople.options.hoursIn": "时段（{zone}）",
+  "adminPeople.options.hoursIn": "时段：{zone}",
   "adminPeople.options.hoursZoneHint": "时间采用平台时区 {zone}（在“配置”中设置）。留空：从午夜起或到午夜止。开始晚于结束表示跨越午夜。",
 
   "meta.signIn": "登录",

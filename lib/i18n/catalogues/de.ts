@@ -185,7 +185,7 @@ export const de: Partial<Messages> = {
   "adminPeople.options.lockedOut": "Nicht übernommen: Nach dieser Änderung könnte sich kein aktiver Administrator mehr von Ihrer aktuellen Adresse verbinden.",
   "adminPeople.options.lockedOutHelp": "Fügen Sie die Adresse, die Sie gerade verwenden, zur Liste hinzu, erweitern Sie Tage oder Uhrzeiten oder geben Sie zuerst einem anderen Administrator Zugang, und versuchen Sie es erneut.",
   // issue 32: mail templates, SMTP settings in force, platform time zone
-  "adminPeople.options.hoursIn": "Uhrzeiten ({zone})",
+  "adminPeople.options.hoursIn": "Uhrzeiten: {zone}",
   "adminPeople.options.hoursZoneHint": "Uhrzeiten in der Zeitzone der Plattform, {zone} (in der Konfiguration eingestellt). Leer: ab oder bis Mitternacht. Ein Beginn nach dem Ende reicht über Mitternacht.",
 
   "meta.signIn": "Anmelden",

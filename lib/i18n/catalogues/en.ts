@@ -184,7 +184,7 @@ export const en = {
   "adminPeople.options.lockedOut": "Not applied: after this change no active administrator could connect from your current address.",
   "adminPeople.options.lockedOutHelp": "Add the address you are using now to the list, widen the days or hours, or first give another administrator access, then try again.",
   // issue 32: mail templates, SMTP settings in force, platform time zone
-  "adminPeople.options.hoursIn": "Hours ({zone})",
+  "adminPeople.options.hoursIn": "Hours: {zone}",
   "adminPeople.options.hoursZoneHint": "Times in the platform’s time zone, {zone} (set in Configuration). Empty: from or until midnight. A start after the end spans midnight.",
 
   "meta.signIn": "Sign in",

@@ -185,7 +185,7 @@ export const es: Partial<Messages> = {
   "adminPeople.options.lockedOut": "No aplicado: tras este cambio ningún administrador activo podría conectarse desde su dirección actual.",
   "adminPeople.options.lockedOutHelp": "Añada a la lista la dirección que usa ahora, amplíe los días u horas, o dé antes acceso a otro administrador, y vuelva a intentarlo.",
   // issue 32: mail templates, SMTP settings in force, platform time zone
-  "adminPeople.options.hoursIn": "Horas ({zone})",
+  "adminPeople.options.hoursIn": "Horas: {zone}",
   "adminPeople.options.hoursZoneHint": "Horas en la zona horaria de la plataforma, {zone} (se ajusta en Configuración). Vacío: desde o hasta medianoche. Un inicio posterior al fin abarca la medianoche.",
 
   "meta.signIn": "Iniciar sesión",

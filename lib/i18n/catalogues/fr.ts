@@ -184,7 +184,7 @@ export const fr: Messages = {
   "adminPeople.options.lockedOut": "Non appliqué : après cette modification, aucun administrateur actif ne pourrait se connecter depuis votre adresse actuelle.",
   "adminPeople.options.lockedOutHelp": "Ajoutez à la liste l'adresse que vous utilisez maintenant, élargissez les jours ou les heures, ou donnez d'abord l'accès à un autre administrateur, puis réessayez.",
   // issue 32: mail templates, SMTP settings in force, platform time zone
-  "adminPeople.options.hoursIn": "Heures ({zone})",
+  "adminPeople.options.hoursIn": "Heures : {zone}",
   "adminPeople.options.hoursZoneHint": "Heures dans le fuseau de la plateforme, {zone} (réglé dans Configuration). Vide : depuis ou jusqu’à minuit. Un début après la fin passe minuit.",
 
   "meta.signIn": "Connexion",

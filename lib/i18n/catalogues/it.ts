@@ -185,7 +185,7 @@ export const it: Partial<Messages> = {
   "adminPeople.options.lockedOut": "Non applicato: dopo questa modifica nessun amministratore attivo potrebbe connettersi dal tuo indirizzo attuale.",
   "adminPeople.options.lockedOutHelp": "Aggiungi all'elenco l'indirizzo che stai usando, amplia giorni o orari, oppure dai prima accesso a un altro amministratore, poi riprova.",
   // issue 32: mail templates, SMTP settings in force, platform time zone
-  "adminPeople.options.hoursIn": "Orari ({zone})",
+  "adminPeople.options.hoursIn": "Orari: {zone}",
   "adminPeople.options.hoursZoneHint": "Orari nel fuso della piattaforma, {zone} (impostato in Configurazione). Vuoto: dalla o fino a mezzanotte. Un inizio dopo la fine scavalca la mezzanotte.",
 
   "meta.signIn": "Accedi",

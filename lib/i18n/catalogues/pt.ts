@@ -185,7 +185,7 @@ export const pt: Partial<Messages> = {
   "adminPeople.options.lockedOut": "Não aplicado: após esta alteração nenhum administrador ativo poderia se conectar do seu endereço atual.",
   "adminPeople.options.lockedOutHelp": "Adicione à lista o endereço que você usa agora, amplie os dias ou horários, ou dê primeiro acesso a outro administrador, e tente de novo.",
   // issue 32: mail templates, SMTP settings in force, platform time zone
-  "adminPeople.options.hoursIn": "Horas ({zone})",
+  "adminPeople.options.hoursIn": "Horas: {zone}",
   "adminPeople.options.hoursZoneHint": "Horas no fuso da plataforma, {zone} (definido em Configuração). Vazio: desde ou até à meia-noite. Um início depois do fim atravessa a meia-noite.",
 
   "meta.signIn": "Entrar",

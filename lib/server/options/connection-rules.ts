@@ -1,6 +1,6 @@
 import "server-only";
 import { BlockList, isIP } from "node:net";
-import { zonedClock } from "@/lib/time-zones";
+import { zonedClock } from "@/lib/contracts/time-zones";
 
 /** The options that decide whether one principal may connect; the columns of connection_options. */
 export type ConnectionOptions = {

@@ -8,7 +8,7 @@ import { connectionOptions, users } from "@/db/schema";
 import { configResponse } from "@/lib/contracts/config";
 import { optionsResponse } from "@/lib/contracts/options";
 import { forgetCachedConfig } from "@/lib/server/config/platform-config";
-import { zonedClock } from "@/lib/time-zones";
+import { zonedClock } from "@/lib/contracts/time-zones";
 import { createAdmin, createTestUser, PASSWORD, type TestUser } from "../../helpers/factories";
 import { call, expectError } from "../../helpers/http";
 import { onOwnDatabase } from "../../helpers/own-database";
