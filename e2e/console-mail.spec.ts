@@ -66,7 +66,7 @@ test("the SMTP card shows the settings in force and their source, and sends a te
 
   const to = `smtp-card-${suffix()}@example.test`;
   await card.getByLabel("Send the test to").fill(to);
-  await card.getByRole("button", { name: "Send a test mail" }).click();
+  await card.getByRole("button", { name: "Try the settings in force (sends a test mail)" }).click();
   await expect(card.getByRole("status").filter({ hasText: "The server accepted the test mail" })).toBeVisible();
   await expect.poll(() => receivedMails().some((m) => m.to.includes(to)), { timeout: 20_000 }).toBe(true);
   await screenshot(page, "console-smtp-card", { show: card });

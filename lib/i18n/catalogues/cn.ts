@@ -1406,7 +1406,7 @@ export const cn: Partial<Messages> = {
   "admin.config.smtpSource.environment": "环境变量（SMTP_URL）",
   "admin.config.smtpSource.console": "控制台",
   "admin.config.smtpSource.default": "默认",
-  "admin.config.sendTestMail": "发送测试邮件",
+  "admin.config.sendTestMail": "用当前生效的设置发送测试邮件",
   "admin.config.smtpConsole": "控制台设置",
   "admin.config.smtpOverride": "使用这些设置代替 SMTP_URL",
   "admin.config.smtpOverrideHint": "关闭时以 SMTP_URL 为准；发件人始终取自此处",

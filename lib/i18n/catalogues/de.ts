@@ -1406,7 +1406,7 @@ export const de: Partial<Messages> = {
   "admin.config.smtpSource.environment": "Umgebung (SMTP_URL)",
   "admin.config.smtpSource.console": "Konsole",
   "admin.config.smtpSource.default": "Standard",
-  "admin.config.sendTestMail": "Testmail senden",
+  "admin.config.sendTestMail": "Test-E-Mail mit den geltenden Einstellungen senden",
   "admin.config.smtpConsole": "Konsolen-Einstellungen",
   "admin.config.smtpOverride": "Diese Einstellungen statt SMTP_URL verwenden",
   "admin.config.smtpOverrideHint": "aus: SMTP_URL gilt; der Absender kommt immer von hier",

@@ -1406,7 +1406,7 @@ export const es: Partial<Messages> = {
   "admin.config.smtpSource.environment": "Entorno (SMTP_URL)",
   "admin.config.smtpSource.console": "Consola",
   "admin.config.smtpSource.default": "Predeterminado",
-  "admin.config.sendTestMail": "Enviar un correo de prueba",
+  "admin.config.sendTestMail": "Enviar un correo de prueba con los ajustes en vigor",
   "admin.config.smtpConsole": "Ajustes de la consola",
   "admin.config.smtpOverride": "Usar estos ajustes en lugar de SMTP_URL",
   "admin.config.smtpOverrideHint": "desactivado, manda SMTP_URL; el remitente siempre sale de aquí",

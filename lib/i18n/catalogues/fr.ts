@@ -1391,7 +1391,7 @@ export const fr: Messages = {
   "admin.config.smtpSource.environment": "Environnement (SMTP_URL)",
   "admin.config.smtpSource.console": "Console",
   "admin.config.smtpSource.default": "Par défaut",
-  "admin.config.sendTestMail": "Envoyer un mail de test",
+  "admin.config.sendTestMail": "Envoyer un courriel de test avec les réglages en vigueur",
   "admin.config.smtpConsole": "Réglages de la console",
   "admin.config.smtpOverride": "Utiliser ces réglages à la place de SMTP_URL",
   "admin.config.smtpOverrideHint": "désactivé, SMTP_URL l’emporte ; l’expéditeur vient toujours d’ici",

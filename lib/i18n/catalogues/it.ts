@@ -1406,7 +1406,7 @@ export const it: Partial<Messages> = {
   "admin.config.smtpSource.environment": "Ambiente (SMTP_URL)",
   "admin.config.smtpSource.console": "Console",
   "admin.config.smtpSource.default": "Predefinito",
-  "admin.config.sendTestMail": "Invia una mail di prova",
+  "admin.config.sendTestMail": "Invia un’email di prova con le impostazioni in vigore",
   "admin.config.smtpConsole": "Impostazioni della console",
   "admin.config.smtpOverride": "Usa queste impostazioni al posto di SMTP_URL",
   "admin.config.smtpOverrideHint": "disattivato, vale SMTP_URL; il mittente viene sempre da qui",

@@ -1406,7 +1406,7 @@ export const pt: Partial<Messages> = {
   "admin.config.smtpSource.environment": "Ambiente (SMTP_URL)",
   "admin.config.smtpSource.console": "Consola",
   "admin.config.smtpSource.default": "Predefinido",
-  "admin.config.sendTestMail": "Enviar um e-mail de teste",
+  "admin.config.sendTestMail": "Enviar uma mensagem de teste com as definições em vigor",
   "admin.config.smtpConsole": "Definições da consola",
   "admin.config.smtpOverride": "Usar estas definições em vez de SMTP_URL",
   "admin.config.smtpOverrideHint": "desligado, vale SMTP_URL; o remetente vem sempre daqui",
