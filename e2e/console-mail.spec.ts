@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { adminApi, createUser, screenshot, signInAsAdmin } from "./helpers";
+import { adminApi, screenshot, signInAsAdmin } from "./helpers";
 import { receivedMails } from "./mailbox";
 
 const suffix = () => Math.random().toString(36).slice(2, 8);
@@ -73,7 +73,10 @@ test("the SMTP card shows the settings in force and their source, and sends a te
 });
 
 test("connection hours are shown in the platform's time zone with its GMT offset", async ({ page, request }) => {
-  const user = await createUser(request);
+  const api = await adminApi(request);
+  const made = await request.post("/api/user", { headers: api.headers, data: { login: `tz_${suffix()}`, password: "Journey-pass-42", firstname: "Ada", lastname: "Zone" } });
+  expect(made.status()).toBe(201);
+  const user = (await made.json()) as { id: string };
   await signInAsAdmin(page);
   await page.goto("/admin/config");
   const general = page.getByRole("region", { name: "General" });
@@ -89,7 +92,6 @@ test("connection hours are shown in the platform's time zone with its GMT offset
     await expect(page.getByTestId("hours-zone")).toContainText("Europe/Paris");
     await screenshot(page, "console-options-time-zone");
   } finally {
-    const api = await adminApi(request);
     expect((await request.put("/api/config", { headers: api.headers, data: { time_zone: "UTC" } })).status()).toBe(200);
   }
 });
