@@ -50,6 +50,12 @@ export function MailTemplateDialog({ template, onClose }: { template: Email | nu
     }
   }
 
+  /** A change of the text makes the last refusal stale: the preview names what is still wrong. */
+  function edit(set: (value: string) => void, value: string) {
+    set(value);
+    setError(null);
+  }
+
   /** Puts `{{name}}` where the cursor was in the subject or the text (the text by default). */
   function insert(name: string) {
     const field = lastField.current ?? bodyRef.current;
@@ -59,8 +65,7 @@ export function MailTemplateDialog({ template, onClose }: { template: Email | nu
     const start = field.selectionStart ?? value.length;
     const end = field.selectionEnd ?? start;
     const next = value.slice(0, start) + token + value.slice(end);
-    if (field === bodyRef.current) setContent(next);
-    else setObject(next);
+    edit(field === bodyRef.current ? setContent : setObject, next);
     requestAnimationFrame(() => {
       field.focus();
       field.setSelectionRange(start + token.length, start + token.length);
@@ -83,12 +88,12 @@ export function MailTemplateDialog({ template, onClose }: { template: Email | nu
     >
       <div className={styles.editor}>
         <div className={styles.editorFields}>
-          <TextField label={t("admin.mail.subject")} value={object} onChange={(e) => setObject(e.target.value)} onFocus={remember} onSelect={remember} required maxLength={255} />
+          <TextField label={t("admin.mail.subject")} value={object} onChange={(e) => edit(setObject, e.target.value)} onFocus={remember} onSelect={remember} required maxLength={255} />
           <div className={fieldStyles.field}>
             <label htmlFor={id} className={fieldStyles.label}>
               {t("admin.mail.body")}
             </label>
-            <textarea ref={bodyRef} id={id} className={fieldStyles.control} rows={9} value={content} onChange={(e) => setContent(e.target.value)} onFocus={remember} onSelect={remember} aria-describedby={`${id}-hint`} />
+            <textarea ref={bodyRef} id={id} className={fieldStyles.control} rows={9} value={content} onChange={(e) => edit(setContent, e.target.value)} onFocus={remember} onSelect={remember} aria-describedby={`${id}-hint`} />
             <p id={`${id}-hint`} className={fieldStyles.hint}>
               {t("admin.mail.placeholdersHint")}
             </p>
