@@ -283,7 +283,7 @@ function SmtpCard({ config }: { config: Config }) {
       {settings.data ? <SmtpInForce settings={settings.data} /> : settings.isError ? <p className={styles.error}>{describeAdminError(settings.error, t)}</p> : <p className={styles.muted}>{t("common.loading")}</p>}
       <div className={styles.toolbar}>
         <TextField label={t("admin.config.smtpTestTo")} hint={t("admin.config.smtpTestToHint")} type="email" value={to} onChange={(e) => setTo(e.target.value)} />
-        <div className={styles.actions}>
+        <div className={`${styles.actions} ${styles.fit}`}>
           <Button variant="secondary" onClick={() => send({ in_force: true })} disabled={test.isPending || settings.data?.origin === null}>
             {t("admin.config.sendTestMail")}
           </Button>

@@ -1392,7 +1392,7 @@ export const en = {
   "admin.config.smtpSource.environment": "Environment (SMTP_URL)",
   "admin.config.smtpSource.console": "Console",
   "admin.config.smtpSource.default": "Default",
-  "admin.config.sendTestMail": "Try the settings in force (sends a test mail)",
+  "admin.config.sendTestMail": "Test the settings in force",
   "admin.config.smtpConsole": "Console settings",
   "admin.config.smtpOverride": "Use these settings instead of SMTP_URL’s",
   "admin.config.smtpOverrideHint": "off, SMTP_URL wins; the sender always comes from here",
