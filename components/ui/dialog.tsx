@@ -13,13 +13,15 @@ type Props = {
   children: ReactNode;
   footer: ReactNode;
   closeLabel: string;
+  /** Room for side-by-side content (an editor and its preview). */
+  wide?: boolean;
 };
 
 /**
  * A modal dialog on the native <dialog>: showModal() makes the rest of the page inert (focus stays
  * inside) and Escape closes it; focus returns to where it was when the dialog closes.
  */
-export function Dialog({ title, onClose, onSubmit, children, footer, closeLabel }: Props) {
+export function Dialog({ title, onClose, onSubmit, children, footer, closeLabel, wide = false }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const onCloseRef = useRef(onClose);
@@ -48,7 +50,7 @@ export function Dialog({ title, onClose, onSubmit, children, footer, closeLabel 
   return (
     <dialog
       ref={ref}
-      className={styles.dialog}
+      className={wide ? `${styles.dialog} ${styles.wide}` : styles.dialog}
       aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();

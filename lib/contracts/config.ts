@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { canonicalTimeZone, DEFAULT_TIME_ZONE } from "./time-zones";
 import { LANGUAGES } from "./users";
 
 export const featuresSchema = z.object({
@@ -13,6 +14,18 @@ export const featuresSchema = z.object({
   oauth2: z.boolean(),
 });
 
+/** An IANA time zone name that Intl knows, kept as Intl names it ("utc" becomes "UTC"). */
+export const timeZoneSchema = z
+  .string()
+  .trim()
+  .max(64)
+  .transform((name, ctx) => {
+    const known = canonicalTimeZone(name);
+    if (known) return known;
+    ctx.addIssue({ code: "custom", message: "An IANA time zone name, such as Europe/Paris or UTC" });
+    return z.NEVER;
+  });
+
 export const smtpSchema = z.object({
   smtp_host: z.string().trim().max(255),
   smtp_port: z.number().int().min(0).max(65535),
@@ -21,6 +34,11 @@ export const smtpSchema = z.object({
   smtp_username: z.string().max(255),
   smtp_password: z.string().max(1024),
   smtp_from: z.string().trim().max(255),
+  /**
+   * The console's settings (host, port, security, user, password) replace those of SMTP_URL. Off,
+   * SMTP_URL wins when it is set; the sender (`smtp_from`) is always the console's.
+   */
+  smtp_override: z.boolean(),
 });
 
 /** The accent colour of the platform's pages and mails: `#rrggbb`, kept in lower case. */
@@ -62,6 +80,11 @@ export const configSchema = z.object({
   /** SMS codes go through the platform's SMS provider (SMS_PROVIDER): switch on once it reaches phones. */
   mfa_sms: z.boolean(),
   mfa_webauthn: z.boolean(),
+  /**
+   * The platform's time zone (IANA): connection hours are entered and enforced in it. UTC keeps the
+   * contract's GMT hours. A stored name the runtime no longer knows reads as UTC rather than failing.
+   */
+  time_zone: timeZoneSchema.catch(DEFAULT_TIME_ZONE),
   features: featuresSchema,
   smtp: smtpSchema,
 });
@@ -77,7 +100,7 @@ export const PASSWORD_MASK = "********";
  */
 export const updateConfigBody = configSchema
   .omit({ logo: true })
-  .extend({ features: featuresSchema.partial().strict(), smtp: smtpSchema.partial().strict() })
+  .extend({ time_zone: timeZoneSchema, features: featuresSchema.partial().strict(), smtp: smtpSchema.partial().strict() })
   .partial()
   .strict();
 export type ConfigPatch = z.output<typeof updateConfigBody>;
@@ -106,19 +129,28 @@ const switchValue = z
   .union([z.boolean(), z.literal(0), z.literal(1), z.enum(["0", "1", "true", "false"])])
   .transform((v) => v === true || v === 1 || v === "1" || v === "true");
 
-/** POST /config/smtp/test: the contract's fields, tried without being saved. */
-export const smtpTestBody = z.object({
-  smtp_host: z.string().trim().min(1).max(255),
-  smtp_port: z.coerce.number().int().min(1).max(65535).default(25),
-  smtp_auth: switchValue.default(false),
-  smtp_secure: switchValue.default(false),
-  smtp_username: z.string().max(255).default(""),
-  smtp_password: z.string().max(1024).default(""),
-  smtp_debug: switchValue.default(false),
-  smtp_from: z.string().trim().min(1).max(255).optional(),
-  /** Where the test mail goes; the administrator's own address by default. */
-  to: z.string().trim().min(3).max(1024).optional(),
-});
+/**
+ * POST /config/smtp/test: the contract's fields, tried without being saved. With `in_force`
+ * (beyond the contract), the settings mail goes through now are tried instead (GET /config/smtp:
+ * SMTP_URL's or the console's), and the connection fields are ignored.
+ */
+export const smtpTestBody = z
+  .object({
+    smtp_host: z.string().trim().min(1).max(255).optional(),
+    smtp_port: z.coerce.number().int().min(1).max(65535).default(25),
+    smtp_auth: switchValue.default(false),
+    smtp_secure: switchValue.default(false),
+    smtp_username: z.string().max(255).default(""),
+    smtp_password: z.string().max(1024).default(""),
+    smtp_debug: switchValue.default(false),
+    smtp_from: z.string().trim().min(1).max(255).optional(),
+    /** Where the test mail goes; the administrator's own address by default. */
+    to: z.string().trim().min(3).max(1024).optional(),
+    in_force: switchValue.default(false),
+  })
+  .superRefine((body, ctx) => {
+    if (!body.in_force && body.smtp_host === undefined) ctx.addIssue({ code: "custom", path: ["smtp_host"], message: "Required, unless in_force is set" });
+  });
 export type SmtpTestInput = z.output<typeof smtpTestBody>;
 
 export const smtpTestResponse = z.object({ ok: z.literal(true), response: z.string(), log: z.array(z.string()).optional() });
@@ -167,3 +199,29 @@ export function readableAccent(hex: string): string {
   for (let step = 0; step < 20 && contrastRatio(color, "#ffffff") < 4.5; step++) color = darken(color, 0.08);
   return color;
 }
+
+/** Where one SMTP setting in force comes from: SMTP_URL, the console (PUT /config), or the built-in default. */
+export const SMTP_SOURCES = ["environment", "console", "default"] as const;
+export type SmtpSource = (typeof SMTP_SOURCES)[number];
+const setting = <T extends z.ZodType>(value: T) => z.object({ value, source: z.enum(SMTP_SOURCES) });
+
+/**
+ * GET /config/smtp (administrators): the SMTP settings mail goes through now, each with its
+ * source. Never a password: only whether one is set.
+ */
+export const smtpSettingsResponse = z.object({
+  /** Where the connection settings come from; null when mail waits in the outbox (no SMTP). */
+  origin: z.enum(["environment", "console"]).nullable(),
+  /** SMTP_URL is set in the server's environment. */
+  environment: z.boolean(),
+  /** The console's settings replace SMTP_URL's (configuration smtp.smtp_override). */
+  override: z.boolean(),
+  host: setting(z.string()),
+  port: setting(z.number()),
+  /** tls: TLS from the start (SMTPS); starttls: upgraded when the server offers it; starttls_required: or refused. */
+  security: setting(z.enum(["tls", "starttls", "starttls_required"])),
+  user: setting(z.string()),
+  password: setting(z.boolean()),
+  from: setting(z.string()),
+});
+export type SmtpSettingsView = z.infer<typeof smtpSettingsResponse>;

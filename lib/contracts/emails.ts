@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { id, paging } from "@/lib/contracts/common";
+import { LANGUAGES } from "@/lib/contracts/users";
 
 /** The contract's Email types: the internal default, custom alert templates, and the outbox. */
 export const EMAIL_TYPES = ["EM_TE_DEFAUT", "EM_TE_ALERT", "EM_TE_SENDED", "EM_TE_TOSEND"] as const;
@@ -9,26 +10,31 @@ export type EmailType = z.infer<typeof emailType>;
 /** What a custom alert mail may name; the alert digest fills them for each recipient. */
 export const ALERT_PLACEHOLDERS = ["recipient", "folder", "file", "link", "actor", "changes", "platform"] as const;
 
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+
 const subject = z
   .string()
   .trim()
   .min(1)
   .max(255)
-  .refine((s) => !/[\r\n]/.test(s), "A subject is one line");
+  .refine((s) => !/[\r\n]/.test(s), "A subject is one line")
+  // Direction overrides let a subject read differently from what it holds ("\u202E" spoofing).
+  .refine((s) => !BIDI_CONTROLS.test(s), "A subject holds no bidirectional control characters");
 
-/** Unknown `{{names}}` would be sent as empty text: refused, naming the ones that exist. */
-const templateText = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .superRefine((text, ctx) => {
-      const unknown = [...text.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)]
-        .map((m) => m[1])
-        .filter((name) => !(ALERT_PLACEHOLDERS as readonly string[]).includes(name));
-      if (unknown.length) {
-        ctx.addIssue({ code: "custom", message: `Unknown placeholder ${[...new Set(unknown)].map((n) => `{{${n}}}`).join(", ")}; use ${ALERT_PLACEHOLDERS.map((n) => `{{${n}}}`).join(" ")}` });
-      }
-    });
+/**
+ * The `{{names}}` of a text that an alert mail cannot fill (they would be sent as empty text), once
+ * each, in order of appearance. The services refuse them naming each one (template-placeholders.ts);
+ * the template editor uses the same function to point at them while one types.
+ */
+export function unknownPlaceholders(text: string): string[] {
+  const names = [...text.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)].map((m) => m[1]);
+  return [...new Set(names.filter((name) => !(ALERT_PLACEHOLDERS as readonly string[]).includes(name)))];
+}
+
+const templateContent = z
+  .string()
+  .max(100_000)
+  .refine((s) => s.trim().length > 0, "content must not be empty");
 
 /** `to` (and the obsolete `bcc`): comma-separated addresses. */
 const addressList = z
@@ -43,8 +49,8 @@ export const emailParams = z.object({ emailId: id });
 /** POST /email: only a custom alert template can be created (the contract). */
 export const createEmailBody = z.object({
   type: z.literal("EM_TE_ALERT", { error: "Only EM_TE_ALERT can be created" }).default("EM_TE_ALERT"),
-  object: templateText(255).pipe(subject),
-  content: templateText(100_000).refine((s) => s.trim().length > 0, "content must not be empty"),
+  object: subject,
+  content: templateContent,
 });
 export type CreateEmailInput = z.output<typeof createEmailBody>;
 
@@ -57,7 +63,7 @@ export const updateEmailBody = z.object({
 });
 export type UpdateEmailInput = z.output<typeof updateEmailBody>;
 
-/** A template's changed fields follow the creation rules (placeholders, non-empty content). */
+/** A template's changed fields follow the creation rules (non-empty content; placeholders: the services). */
 export const templateChanges = createEmailBody.pick({ object: true, content: true }).partial();
 
 export const listEmailsQuery = z.object({ type: emailType.optional(), ...paging });
@@ -82,3 +88,25 @@ export const emailResponse = z.object({
   sensitive: z.boolean(),
 });
 export type EmailResponse = z.infer<typeof emailResponse>;
+
+/**
+ * POST /email/preview (administrators): an alert template rendered by the mail renderer with
+ * sample values, before it is saved. `language` chooses the sample values' language (the
+ * caller's by default).
+ */
+export const previewEmailBody = z.object({
+  object: z.string().max(255).default(""),
+  content: z.string().max(100_000).default(""),
+  language: z.enum(LANGUAGES).optional(),
+});
+export type PreviewEmailInput = z.output<typeof previewEmailBody>;
+
+export const previewEmailResponse = z.object({
+  subject: z.string(),
+  text: z.string(),
+  /** The HTML part as sent; show it only in a sandboxed frame (no script, no same origin). */
+  html: z.string(),
+  /** The sample value given to each placeholder, in ALERT_PLACEHOLDERS order. */
+  samples: z.array(z.object({ name: z.enum(ALERT_PLACEHOLDERS), value: z.string() })),
+});
+export type PreviewEmailResponse = z.infer<typeof previewEmailResponse>;

@@ -3,7 +3,7 @@ import { principalId } from "@/lib/contracts/common";
 
 export const optionParams = z.object({ targetId: principalId });
 
-const hour = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Expected "HH:MM" (GMT)');
+const hour = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Expected "HH:MM" (platform time zone)');
 
 /**
  * PUT /option/(targetId): every field optional (a partial update of the explicit row, created if
@@ -32,5 +32,10 @@ export const optionsResponse = z.object({
   can_netsync: z.boolean(),
   oauth_blocked: z.number(),
   inherited: z.boolean(),
+  /**
+   * RO, beyond the contract: the platform's time zone (configuration `time_zone`, IANA), in which
+   * `days`, `hour_start` and `hour_end` are read. The contract says GMT; the default zone, UTC, is that.
+   */
+  time_zone: z.string(),
 });
 export type OptionsResponse = z.infer<typeof optionsResponse>;

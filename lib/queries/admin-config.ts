@@ -2,15 +2,22 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { ConfigPatch, ConfigView } from "@/lib/contracts/config";
+import type { ConfigPatch, ConfigView, SmtpSettingsView } from "@/lib/contracts/config";
 import { publicConfigKeys } from "./public-config";
 
 export type Config = ConfigView;
-export type SmtpTestInput = { smtp_host: string; smtp_port: number; smtp_auth: boolean; smtp_secure: boolean; smtp_username: string; smtp_password: string; smtp_from?: string; to?: string };
+/** With in_force, the settings mail goes through now are tried (GET /api/config/smtp); else the typed ones. */
+export type SmtpTestInput = { in_force?: boolean; smtp_host?: string; smtp_port?: number; smtp_auth?: boolean; smtp_secure?: boolean; smtp_username?: string; smtp_password?: string; smtp_from?: string; to?: string };
 
-export const adminConfigKeys = { all: ["admin", "config"] as const };
+export type SmtpSettings = SmtpSettingsView;
+
+// Under the configuration's key, so that saving the configuration refreshes the settings in force too.
+export const adminConfigKeys = { all: ["admin", "config"] as const, smtp: ["admin", "config", "smtp"] as const };
 
 export const configQuery = () => queryOptions({ queryKey: adminConfigKeys.all, queryFn: () => api.get<Config>("/api/config") });
+
+/** GET /api/config/smtp: the SMTP settings mail goes through now, each with its source. */
+export const smtpSettingsQuery = () => queryOptions({ queryKey: adminConfigKeys.smtp, queryFn: () => api.get<SmtpSettings>("/api/config/smtp") });
 
 /** PUT /api/config: only the changed options. */
 export function useUpdateConfig() {

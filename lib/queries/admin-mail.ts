@@ -2,7 +2,7 @@
 
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { EmailResponse, EmailType } from "@/lib/contracts/emails";
+import type { EmailResponse, EmailType, PreviewEmailResponse } from "@/lib/contracts/emails";
 import { queryString, type Page } from "./admin-envelope";
 
 export type Email = EmailResponse;
@@ -12,7 +12,24 @@ export const adminMailKeys = {
   all: ["admin", "mail"] as const,
   emails: (type: EmailType, offset: number, limit: number) => [...adminMailKeys.all, "emails", type, offset, limit] as const,
   sms: (offset: number, limit: number) => [...adminMailKeys.all, "sms", offset, limit] as const,
+  preview: (input: TemplatePreviewInput) => [...adminMailKeys.all, "preview", input] as const,
 };
+
+export type TemplatePreview = PreviewEmailResponse;
+export type TemplatePreviewInput = { object: string; content: string; language: string };
+
+/**
+ * POST /api/email/preview: the template rendered by the server's mail renderer with sample values.
+ * A read that happens to need a body; an unknown placeholder comes back as its 400 (no retry).
+ */
+export const templatePreviewQuery = (input: TemplatePreviewInput) =>
+  queryOptions({
+    queryKey: adminMailKeys.preview(input),
+    queryFn: () => api.post<TemplatePreview>("/api/email/preview", input),
+    placeholderData: keepPreviousData,
+    retry: false,
+    staleTime: 60_000,
+  });
 
 /** GET /api/emails?type=: the outbox (EM_TE_TOSEND), the sent mails (EM_TE_SENDED) or the alert templates (EM_TE_ALERT). */
 export const emailsQuery = (type: EmailType, offset: number, limit: number) =>

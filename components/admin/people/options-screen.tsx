@@ -9,6 +9,7 @@ import { FormStatus, type Status } from "@/components/ui/form-status";
 import { TextField } from "@/components/ui/text-field";
 import { ApiError } from "@/lib/api-client";
 import { useT } from "@/lib/i18n/provider";
+import { timeZoneLabel } from "@/lib/contracts/time-zones";
 import type { MessageKey } from "@/lib/i18n/translate";
 import { displayName, useAccount } from "@/lib/queries/account";
 import { groupsQuery, optionsQuery, useDeleteOptions, usersQuery, useUpdateOptions, type ConnectionOptions } from "@/lib/queries/admin-people";
@@ -27,7 +28,7 @@ const DAYS: { bits: number; key: MessageKey }[] = [
 ];
 const OAUTH_WEB = 1;
 
-/** /admin/options?target=<user or group id>: who may connect from where and when. */
+/** /admin/options?target=<user or group id>: who may connect from where and when (days and hours in the platform's time zone). */
 export function OptionsScreen({ target }: { target: string | null }) {
   const t = useT();
   return (
@@ -212,12 +213,14 @@ function OptionsFields({ targetId, data, status, lockedOut, onStatus }: FieldsPr
         </div>
       </fieldset>
       <fieldset className={styles.fieldset} disabled={readOnly}>
-        <legend className={styles.legend}>{t("adminPeople.options.hours")}</legend>
+        <legend className={styles.legend}>{t("adminPeople.options.hoursIn", { zone: timeZoneLabel(data.time_zone) })}</legend>
         <div className={styles.grid}>
           <TextField label={t("adminPeople.options.hourStart")} type="time" value={form.hourStart} onChange={(e) => set({ hourStart: e.target.value })} />
           <TextField label={t("adminPeople.options.hourEnd")} type="time" value={form.hourEnd} onChange={(e) => set({ hourEnd: e.target.value })} />
         </div>
-        <p className={styles.hint}>{t("adminPeople.options.hoursHint")}</p>
+        <p className={styles.hint} data-testid="hours-zone">
+          {t("adminPeople.options.hoursZoneHint", { zone: timeZoneLabel(data.time_zone) })}
+        </p>
       </fieldset>
       <fieldset className={styles.fieldset} disabled={readOnly}>
         <legend className={styles.legend}>{t("adminPeople.options.access")}</legend>

@@ -33,7 +33,7 @@ const sessionLookup = preparedOnce((db) =>
 
 /**
  * Resolves a raw session token to its live session and user, enforcing session_limit/session_idle
- * and the connection options (address, day, hour in GMT) for a request coming from `ip`. The
+ * and the connection options (address, day, hour in the platform's time zone) for a request coming from `ip`. The
  * options ride on the session lookup itself, so the check costs no extra round trip and a change
  * applies to the very next request in every process.
  */
@@ -63,7 +63,7 @@ export async function authenticateToken(db: DbOrTx, token: string, ip: string): 
   if (oauth && !config.features.oauth2) throw new AppError("unauthorized", "OAuth2 applications are disabled on this platform");
   const refusal = accountRefusal(row.user);
   if (refusal) throw new AppError("unauthorized", refusal);
-  assertConnectionAllowed(resolveOptions(row.ownOptions, row.inheritedOptions).options, { ip, now: new Date(now), kind: row.session.kind });
+  assertConnectionAllowed(resolveOptions(row.ownOptions, row.inheritedOptions).options, { ip, now: new Date(now), kind: row.session.kind, timeZone: config.time_zone });
 
   // Writing on every request would cost throughput; idle limits are minutes, so this is exact enough.
   if (now - row.session.lastUsedAt.getTime() > TOUCH_EVERY_MS) {

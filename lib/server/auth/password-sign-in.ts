@@ -3,8 +3,8 @@ import type { User } from "@/db/schema";
 import { displayName, writeLog } from "../audit/write-log";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";
-import { connectionRefusal, REFUSAL_MESSAGES } from "../options/connection-rules";
-import { findUserOptions } from "../options/effective-options";
+import { REFUSAL_MESSAGES } from "../options/connection-rules";
+import { findConnectionRefusal } from "../options/find-connection-refusal";
 import { accountRefusal, refusalReason } from "./account-state";
 import { assertNotThrottled, clearFailures, recordFailure } from "./throttle";
 import { verifyCredentials } from "./verify-credentials";
@@ -70,7 +70,7 @@ export async function checkPasswordSignIn(ctx: Ctx, input: { user: string; passw
     await writeLog(db, { actor: user, request }, { type: "ADMLLOG_LOGIN_FAILED", ok: false, message: `${refusal} (${door.name})`, objectType: "user", objectId: user.id, object: user.login });
     throw new AppError("unauthorized", refusal, { reason: refusalReason(user) });
   }
-  const refused = connectionRefusal((await findUserOptions(db, user.id)).options, { ip: request.ip, now: new Date(), kind: door.kind });
+  const refused = await findConnectionRefusal(db, user.id, { ip: request.ip, kind: door.kind });
   if (refused) {
     const message = REFUSAL_MESSAGES[refused];
     await writeLog(db, { actor: user, request }, { type: "ADMLLOG_LOGIN_FAILED", ok: false, message: `${message} (${door.name})`, objectType: "user", objectId: user.id, object: user.login });

@@ -22,6 +22,7 @@ export const DEFAULT_CONFIG: PlatformConfig = {
   mfa_otp: true,
   mfa_sms: false,
   mfa_webauthn: true,
+  time_zone: "UTC",
   features: { trash: true, versioning: true, lock: true, direct_link: true, upload_link: true, edit: false, invitations: true, oauth2: true },
   smtp: {
     smtp_host: "",
@@ -31,6 +32,7 @@ export const DEFAULT_CONFIG: PlatformConfig = {
     smtp_username: "",
     smtp_password: "",
     smtp_from: "coffre@localhost",
+    smtp_override: false,
   },
 };
 

@@ -5,7 +5,8 @@ import { platformConfig } from "@/db/schema";
 import { type ConfigPatch, type ConfigView, PASSWORD_MASK, type PlatformConfig } from "@/lib/contracts/config";
 import { writeLog } from "../audit/write-log";
 import { type AuthedCtx, isAdmin } from "../context";
-import { forbidden } from "../errors";
+import { AppError, forbidden } from "../errors";
+import { assertAdministratorsCanConnect } from "../options/assert-administrators-can-connect";
 import { requeueOutbox } from "../mail/requeue-outbox";
 import { isSmtpConfigured } from "../mail/transport";
 import { forgetCachedConfig, mergeConfig, readStoredConfig } from "./platform-config";
@@ -33,6 +34,11 @@ export async function updateConfig(ctx: AuthedCtx, patch: ConfigPatch): Promise<
     const merged = mergeConfig(before, changes);
     const changed = changedPaths(before, merged);
     if (changed.length === 0) return merged;
+    if (merged.smtp.smtp_override && !merged.smtp.smtp_host) {
+      throw new AppError("invalid_request", "Invalid request: the console's SMTP settings need a host to replace SMTP_URL's", [
+        { path: "smtp.smtp_host", message: "Give a host, or leave smtp_override off" },
+      ]);
+    }
 
     for (const key of new Set(changed.map((p) => p.split(".")[0]))) {
       // jsonb is NOT NULL: a null option (no platform quota) is stored as JSON null.
@@ -42,6 +48,8 @@ export async function updateConfig(ctx: AuthedCtx, patch: ConfigPatch): Promise<
         .values({ key, value, updatedAt: new Date() })
         .onConflictDoUpdate({ target: platformConfig.key, set: { value, updatedAt: new Date() } });
     }
+    // Connection hours are read in the platform's zone: a new zone must leave an administrator able to connect.
+    if (changed.includes("time_zone")) await assertAdministratorsCanConnect(tx, ctx.request.ip, merged.time_zone);
     const smtpChanged = changed.some((p) => p.startsWith("smtp."));
     const requeued = smtpChanged && isSmtpConfigured(merged.smtp.smtp_host) ? await requeueOutbox(tx) : 0;
     await writeLog(tx, { actor: ctx.actor.user, request: ctx.request }, {

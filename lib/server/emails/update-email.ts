@@ -7,6 +7,7 @@ import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { assertEmailChangeable, getVisibleEmailOrThrow } from "./email-access";
 import { presentEmail, type EmailRow } from "./present-emails";
+import { assertKnownPlaceholders } from "./template-placeholders";
 
 type Changes = Partial<Pick<EmailRow, "object" | "content" | "html" | "to" | "bcc">>;
 
@@ -35,5 +36,7 @@ export async function updateEmail(ctx: AuthedCtx, emailId: number, input: Update
 function templateFields(input: UpdateEmailInput) {
   const field = input.to !== undefined ? "to" : input.bcc !== undefined ? "bcc" : null;
   if (field) throw new AppError("invalid_request", `A template has no recipients: \`${field}\` is only for a waiting mail`, [{ path: field, message: "Only for EM_TE_TOSEND" }]);
-  return templateChanges.parse({ object: input.object, content: input.content });
+  const fields = templateChanges.parse({ object: input.object, content: input.content });
+  assertKnownPlaceholders(fields);
+  return fields;
 }

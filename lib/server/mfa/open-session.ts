@@ -8,8 +8,8 @@ import { clearFailures } from "../auth/throttle";
 import { hashToken, newToken } from "../auth/tokens";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";
-import { connectionRefusal, REFUSAL_MESSAGES } from "../options/connection-rules";
-import { findUserOptions } from "../options/effective-options";
+import { REFUSAL_MESSAGES } from "../options/connection-rules";
+import { findConnectionRefusal } from "../options/find-connection-refusal";
 
 export type SessionKind = "api" | "web";
 
@@ -22,7 +22,7 @@ export async function openSecondStepSession(ctx: Ctx, user: User, kind: SessionK
   const { db, request } = ctx;
   const refusal = accountRefusal(user);
   if (refusal) throw new AppError("unauthorized", refusal, { reason: refusalReason(user) });
-  const refused = connectionRefusal((await findUserOptions(db, user.id)).options, { ip: request.ip, now: new Date(), kind });
+  const refused = await findConnectionRefusal(db, user.id, { ip: request.ip, kind });
   if (refused) throw new AppError("forbidden", REFUSAL_MESSAGES[refused], { reason: refused });
 
   const token = newToken();

@@ -8,8 +8,8 @@ import { loadOnce } from "../boot/load-once";
 import { SCOPES } from "@/lib/contracts/scopes";
 import { hashToken, newToken } from "../auth/tokens";
 import type { RequestInfo } from "../context";
-import { connectionRefusal, REFUSAL_MESSAGES } from "../options/connection-rules";
-import { findUserOptions } from "../options/effective-options";
+import { REFUSAL_MESSAGES } from "../options/connection-rules";
+import { findConnectionRefusal } from "../options/find-connection-refusal";
 import { findApp, revokeGrants, secretMatches } from "./app-access";
 
 /** Access tokens live an hour unless the grant holds `offline` (api.md, "OAuth2"): then no expiry. */
@@ -257,6 +257,6 @@ async function assertMayConnect(db: DbOrTx, userId: number, app: OAuth2App, requ
   const { InvalidGrantError } = await loadOAuth2Server();
   const refusal = user ? accountRefusal(user) : "This account no longer exists";
   if (refusal) throw new InvalidGrantError(`Invalid grant: ${refusal}`);
-  const reason = connectionRefusal((await findUserOptions(db, userId)).options, { ip: request.ip, now: new Date(), kind: `oauth:${app.kind}` });
+  const reason = await findConnectionRefusal(db, userId, { ip: request.ip, kind: `oauth:${app.kind}` });
   if (reason) throw new InvalidGrantError(`Invalid grant: ${REFUSAL_MESSAGES[reason]}`);
 }

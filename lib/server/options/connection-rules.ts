@@ -1,5 +1,6 @@
 import "server-only";
 import { BlockList, isIP } from "node:net";
+import { zonedClock } from "@/lib/contracts/time-zones";
 
 /** The options that decide whether one principal may connect; the columns of connection_options. */
 export type ConnectionOptions = {
@@ -25,14 +26,20 @@ const BLOCKED_BY: Record<string, number> = { web: OAUTH_WEB, "oauth:web": OAUTH_
 const MINUTES_PER_DAY = 24 * 60;
 const SUNDAY_AGAIN = 128;
 
+/** Where and when a connection is tried; days and hours are read on the wall clock of `timeZone` (the platform's). */
+export type ConnectionAttempt = { ip: string; now: Date; kind: string; timeZone: string };
+
 /**
- * Why `options` refuse a connection from `ip` at `now` (GMT), or null when they allow it. An
- * address that cannot be read ("unknown") matches no list, so a whitelist fails closed.
+ * Why `options` refuse a connection from `ip` at `now`, or null when they allow it. Days and
+ * hours are those of the platform's time zone (configuration `time_zone`, UTC by default: the
+ * contract's GMT), daylight saving time included. An address that cannot be read ("unknown")
+ * matches no list, so a whitelist fails closed.
  */
-export function connectionRefusal(options: ConnectionOptions, at: { ip: string; now: Date; kind: string }): RefusalReason | null {
+export function connectionRefusal(options: ConnectionOptions, at: ConnectionAttempt): RefusalReason | null {
   if (options.ips !== null && !ipAllowed(options.ips, at.ip)) return "ip_not_allowed";
-  if (!dayAllowed(options.days, at.now.getUTCDay())) return "day_not_allowed";
-  if (!minuteAllowed(options, at.now.getUTCHours() * 60 + at.now.getUTCMinutes())) return "hour_not_allowed";
+  const clock = zonedClock(at.now, at.timeZone);
+  if (!dayAllowed(options.days, clock.day)) return "day_not_allowed";
+  if (!minuteAllowed(options, clock.minute)) return "hour_not_allowed";
   if (at.kind === "web" && (options.oauthBlocked & OAUTH_WEB) !== 0) return "web_not_allowed";
   if ((options.oauthBlocked & (BLOCKED_BY[at.kind] ?? 0)) !== 0) return "application_not_allowed";
   return null;
@@ -41,14 +48,14 @@ export function connectionRefusal(options: ConnectionOptions, at: { ip: string; 
 export const REFUSAL_MESSAGES: Record<RefusalReason, string> = {
   ip_not_allowed: "Connections from this address are not allowed for this account",
   day_not_allowed: "Connections are not allowed on this day for this account",
-  hour_not_allowed: "Connections are not allowed at this hour (GMT) for this account",
+  hour_not_allowed: "Connections are not allowed at this hour (platform time zone) for this account",
   web_not_allowed: "Web sessions are blocked for this account",
   application_not_allowed: "Applications of this kind are blocked for this account",
 };
 
 // api.md: the mask has Sunday twice (1 and 128); either bit allows Sunday.
-function dayAllowed(mask: number, utcDay: number): boolean {
-  return (mask & (1 << utcDay)) !== 0 || (utcDay === 0 && (mask & SUNDAY_AGAIN) !== 0);
+function dayAllowed(mask: number, day: number): boolean {
+  return (mask & (1 << day)) !== 0 || (day === 0 && (mask & SUNDAY_AGAIN) !== 0);
 }
 
 /** hour_start null = from midnight, hour_end null = until midnight; start after end wraps midnight. */

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { connectionOptions } from "@/db/schema";
 import type { OptionsResponse } from "@/lib/contracts/options";
+import { getPlatformConfig } from "../config/platform-config";
 import { DEFAULT_OPTIONS, type ConnectionOptions } from "./connection-rules";
 import { findUserOptions, pickOptions, type EffectiveOptions } from "./effective-options";
 import type { OptionsTarget } from "./options-target";
@@ -14,7 +15,8 @@ export async function findTargetOptions(db: DbOrTx, target: OptionsTarget): Prom
   return { options: row ? pickOptions(row) : DEFAULT_OPTIONS, inherited: false };
 }
 
-export function serializeOptions(target: OptionsTarget, options: ConnectionOptions, inherited: boolean): OptionsResponse {
+/** `timeZone`: the platform's, in which `hour_start`, `hour_end` and the days are read. */
+export function serializeOptions(target: OptionsTarget, options: ConnectionOptions, inherited: boolean, timeZone: string): OptionsResponse {
   return {
     target_id: String(target.id),
     target: target.name,
@@ -26,10 +28,11 @@ export function serializeOptions(target: OptionsTarget, options: ConnectionOptio
     can_netsync: options.canNetsync,
     oauth_blocked: options.oauthBlocked,
     inherited,
+    time_zone: timeZone,
   };
 }
 
 export async function presentOptions(db: DbOrTx, target: OptionsTarget): Promise<OptionsResponse> {
-  const { options, inherited } = await findTargetOptions(db, target);
-  return serializeOptions(target, options, inherited);
+  const [{ options, inherited }, { time_zone }] = await Promise.all([findTargetOptions(db, target), getPlatformConfig(db)]);
+  return serializeOptions(target, options, inherited, time_zone);
 }

@@ -7,6 +7,7 @@ import { AppError } from "../errors";
 import { assertAdministratorsCanConnect } from "./assert-administrators-can-connect";
 import { parseIpEntry, type ConnectionOptions } from "./connection-rules";
 import { getOptionsTargetOrThrow } from "./options-target";
+import { readStoredConfig } from "../config/platform-config";
 import { findTargetOptions, serializeOptions } from "./present-options";
 
 /**
@@ -40,7 +41,7 @@ export async function updateOptions(ctx: AuthedCtx, targetId: number, input: Upd
       objectId: target.id,
       object: target.name,
     });
-    return serializeOptions(target, next, false);
+    return serializeOptions(target, next, false, (await readStoredConfig(tx)).time_zone);
   });
 }
 

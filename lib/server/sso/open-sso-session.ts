@@ -10,8 +10,8 @@ import { hashToken, newToken } from "../auth/tokens";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";
 import { secondFactorGate } from "../mfa/second-factor-gate";
-import { connectionRefusal, REFUSAL_MESSAGES } from "../options/connection-rules";
-import { findUserOptions } from "../options/effective-options";
+import { REFUSAL_MESSAGES } from "../options/connection-rules";
+import { findConnectionRefusal } from "../options/find-connection-refusal";
 import { usesSecureCookies } from "./sso-http";
 import type { SsoProvider } from "./sso-provider";
 
@@ -29,7 +29,7 @@ export async function openSsoSession(ctx: Ctx, req: Request, user: User, provide
     await writeLog(db, { actor: user, request }, { type: "ADMLLOG_LOGIN_FAILED", ok: false, message: `${refusal} (${provider.name})`, objectType: "user", objectId: user.id, object: user.login });
     throw new AppError("unauthorized", refusal, { reason: refusalReason(user) });
   }
-  const refused = connectionRefusal((await findUserOptions(db, user.id)).options, { ip: request.ip, now: new Date(), kind: "web" });
+  const refused = await findConnectionRefusal(db, user.id, { ip: request.ip, kind: "web" });
   if (refused) {
     const message = REFUSAL_MESSAGES[refused];
     await writeLog(db, { actor: user, request }, { type: "ADMLLOG_LOGIN_FAILED", ok: false, message, objectType: "user", objectId: user.id, object: user.login });

@@ -35,6 +35,8 @@ describe("GET /api/option/(targetId)", () => {
       can_netsync: true,
       oauth_blocked: 0,
       inherited: false,
+      // The platform's zone, in which days and hours are read (UTC here: the contract's GMT).
+      time_zone: "UTC",
     });
   });
 
@@ -60,6 +62,7 @@ describe("GET /api/option/(targetId)", () => {
       can_netsync: false,
       oauth_blocked: 1,
       inherited: true,
+      time_zone: "UTC",
     });
 
     // One group without an address filter lifts the filter: belonging to more groups never takes away.
