@@ -39,7 +39,7 @@ test("an administrator reads the dashboard, resends a refused mail, filters and 
   await expect(page.getByRole("img", { name: "Uploads and downloads per day" })).toBeVisible();
   const largest = page.getByRole("region", { name: "Largest users" });
   await expect(largest.getByRole("row").filter({ hasText: "Administrator" })).toBeVisible();
-  await expect(page.getByText("Storage used", { exact: true })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Key figures" }).getByText("Storage used", { exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: "failed jobs" })).toBeVisible();
   expect(await seriousViolations(page), "dashboard").toEqual([]);
   await screenshot(page, "admin-dashboard", { fullPage: true });
