@@ -105,4 +105,20 @@ export function ConfirmDialog({ text, ...props }: ConfirmProps) {
   );
 }
 
+/** A user's quota in GB, empty for no limit (the user dialog and the bulk quota). */
+export function QuotaField({ value, onChange, error, disabled }: { value: string; onChange: (value: string) => void; error?: string | null; disabled?: boolean }) {
+  const t = useT();
+  return (
+    <TextField
+      label={t("adminPeople.users.quotaGb")}
+      hint={t("adminPeople.users.quotaHint")}
+      inputMode="decimal"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      disabled={disabled}
+      error={error}
+    />
+  );
+}
+
 export const ROLE_KEYS = { 1: "adminPeople.role.external", 2: "adminPeople.role.user", 3: "adminPeople.role.admin", 4: "adminPeople.role.manager" } as const;

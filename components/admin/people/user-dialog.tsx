@@ -9,7 +9,7 @@ import { ApiError } from "@/lib/api-client";
 import { useT } from "@/lib/i18n/provider";
 import { useCreateUser, useUpdateUser, type AdminUser, type UserInput } from "@/lib/queries/admin-people";
 import styles from "./people.module.css";
-import { describePeopleError, ROLE_KEYS } from "./shared";
+import { describePeopleError, QuotaField, ROLE_KEYS } from "./shared";
 import { UserIdentity } from "./user-identity";
 
 const GB = 1024 ** 3;
@@ -107,15 +107,7 @@ export function UserDialog({ user, groups, isManager, onClose, onDone }: Props) 
           hint={isManager ? t("adminPeople.users.managerRoles") : undefined}
           options={roles.map((r) => ({ value: String(r), label: t(ROLE_KEYS[r]) }))}
         />
-        <TextField
-          label={t("adminPeople.users.quotaGb")}
-          hint={t("adminPeople.users.quotaHint")}
-          inputMode="decimal"
-          value={quota}
-          onChange={(e) => setQuota(e.target.value)}
-          disabled={directory}
-          error={invalid("quota")}
-        />
+        <QuotaField value={quota} onChange={setQuota} disabled={directory} error={invalid("quota")} />
         <TextField label={t("adminPeople.users.expire")} hint={t("adminPeople.users.expireHint")} type="date" value={expire} onChange={(e) => setExpire(e.target.value)} disabled={directory} error={invalid("expire")} />
       </div>
       <fieldset className={styles.fieldset}>

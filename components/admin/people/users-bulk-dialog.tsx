@@ -5,12 +5,11 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { FormStatus } from "@/components/ui/form-status";
 import { Select } from "@/components/ui/select";
-import { TextField } from "@/components/ui/text-field";
 import { useT } from "@/lib/i18n/provider";
 import { displayName } from "@/lib/queries/account";
 import { useBulkUpdateUsers, type AdminUser, type BulkOutcome, type UserInput } from "@/lib/queries/admin-people";
 import styles from "./people.module.css";
-import { describePeopleError } from "./shared";
+import { describePeopleError, QuotaField } from "./shared";
 
 export type BulkAction = "deactivate" | "group" | "quota";
 
@@ -125,14 +124,7 @@ export function UsersBulkDialog({ action, users, meId, groups, onClose, onDone }
               <FormStatus status={{ tone: "error", message: t("adminPeople.users.bulk.noGroup") }} />
             ))}
           {action === "quota" && (
-            <TextField
-              label={t("adminPeople.users.quotaGb")}
-              hint={t("adminPeople.users.quotaHint")}
-              inputMode="decimal"
-              value={quota}
-              onChange={(e) => setQuota(e.target.value)}
-              error={invalid ? t("common.invalidValue") : null}
-            />
+            <QuotaField value={quota} onChange={setQuota} error={invalid ? t("common.invalidValue") : null} />
           )}
         </>
       )}
