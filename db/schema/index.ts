@@ -30,3 +30,4 @@ export * from "./tags";
 export * from "./templates";
 export * from "./archives";
 export * from "./renditions";
+export * from "./engagement";

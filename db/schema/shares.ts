@@ -7,6 +7,20 @@ import { users } from "./users";
  * 4 preview and download, 8 preview, download and edit, 16 password, 32 SMS code, 64 download
  * receipt, 128 single download. An expired share stays listed but serves nothing.
  */
+/**
+ * What a link asks of its visitors before they see anything, and what it does while they read
+ * (api.md's gate options, stored as given: emails and `@domain` entries lower-cased).
+ */
+export type ShareGate = {
+  askEmail: boolean;
+  verifyEmail: boolean;
+  allow: string[];
+  deny: string[];
+  agreement: string | null;
+  watermark: boolean;
+  notifyView: boolean;
+};
+
 export const shares = pgTable(
   "shares",
   {
@@ -22,6 +36,8 @@ export const shares = pgTable(
     consumedAt: timestamp("consumed_at", { withTimezone: true }),
     /** Options carried for the legacy /sharelink adapter (max_downloads, notify, autoupdate, …). */
     legacy: jsonb("legacy"),
+    /** The engagement gate (api.md, "Document engagement on link shares"); null: no gate. */
+    gate: jsonb("gate").$type<ShareGate>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("shares_owner_id_idx").on(t.ownerId)],
@@ -123,6 +139,8 @@ export const linkAccessTokens = pgTable(
     tokenHash: text("token_hash").primaryKey(),
     linkType: text("link_type", { enum: ["share", "ulink"] }).notNull(),
     linkId: integer("link_id").notNull(),
+    /** Set for a token that `POST /share/key/(key)/visitor` handed to a visitor who passed the gate. */
+    visitorId: integer("visitor_id"),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("link_access_tokens_link_idx").on(t.linkType, t.linkId)],
@@ -136,6 +154,8 @@ export const linkCodes = pgTable(
     linkType: text("link_type", { enum: ["share", "ulink"] }).notNull(),
     linkId: integer("link_id").notNull(),
     codeHash: text("code_hash").notNull(),
+    /** The address an email code was mailed to (a gate's `verify_email`); null for an SMS code. */
+    email: text("email"),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
