@@ -114,6 +114,8 @@ export const API_ROUTES: { template: string; load: () => Promise<unknown> }[] = 
   { template: "/api/share/content/[key]", load: () => import("@/app/api/share/content/[key]/route") },
   { template: "/api/share/email/[shareEmailId]", load: () => import("@/app/api/share/email/[shareEmailId]/route") },
   { template: "/api/share/email", load: () => import("@/app/api/share/email/route") },
+  { template: "/api/share/key/[key]/file/[fileId]/page/[page]", load: () => import("@/app/api/share/key/[key]/file/[fileId]/page/[page]/route") },
+  { template: "/api/share/key/[key]/file/[fileId]/pages", load: () => import("@/app/api/share/key/[key]/file/[fileId]/pages/route") },
   { template: "/api/share/key/[key]/passcheck", load: () => import("@/app/api/share/key/[key]/passcheck/route") },
   { template: "/api/share/key/[key]", load: () => import("@/app/api/share/key/[key]/route") },
   { template: "/api/share/key/[key]/sms", load: () => import("@/app/api/share/key/[key]/sms/route") },
