@@ -5,6 +5,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import * as contentRoute from "@/app/api/preview/[fileId]/content/route";
+import * as previewRoute from "@/app/api/preview/[fileId]/route";
 import * as guidTokenRoute from "@/app/api/token/share/[guid]/[type]/[key]/route";
 import { watermarkOverlay } from "@/lib/server/engagement/watermark-image";
 import { cleanWatermarkText, watermarkLine } from "@/lib/server/engagement/watermark-text";
@@ -16,7 +18,7 @@ import { createFolder, uploadText } from "../../helpers/files";
 import { expectHealthFast, healthWhile, warmHealth } from "../../helpers/health";
 import { call } from "../../helpers/http";
 import { serveNode } from "../../helpers/node-server";
-import { makeManyPagesPdf, makePdf, uploadBytes } from "../previews/fixtures";
+import { callBytes, makeManyPagesPdf, makePdf, uploadBytes } from "../previews/fixtures";
 import { bearer, createShare } from "../shares/share-helpers";
 import { gate, pageOf, setGate, visitorToken } from "./page-helpers";
 
@@ -231,3 +233,19 @@ describe("watermarked downloads", () => {
 async function readdirSafe(dir: string): Promise<string[]> {
   return readdir(dir).catch(() => []);
 }
+
+describe("no way around the watermark", () => {
+  it("a watermarked link's preview tokens show nothing through the preview routes (403): its pages come from the page images", async () => {
+    const { share, doc } = await scene(true);
+    const res = await call(guidTokenRoute.POST, { method: "POST", params: { key: share.key, guid: doc.file.guid, type: "preview" } });
+    expect(res.status, res.text).toBe(200);
+    const token = res.body.token as string;
+    const content = await callBytes(contentRoute.GET, { params: { fileId: String(doc.version.id) }, query: { token, page: "1" } });
+    expect(content.status).toBe(403);
+    expect(JSON.parse(content.bytes.toString()).error).toMatch(/watermark/);
+    expect((await callBytes(previewRoute.GET, { params: { fileId: String(doc.version.id) }, query: { token } })).status).toBe(403);
+    // The same link without the watermark previews as before.
+    await setGate(share.id, gate(false));
+    expect((await callBytes(contentRoute.GET, { params: { fileId: String(doc.version.id) }, query: { token, page: "1" } })).status).toBe(200);
+  }, 90_000);
+});
