@@ -8,7 +8,7 @@ import { createFolder, uploadText } from "./files";
 import { unique } from "./factories";
 
 /**
- * A link share of two documents (`doc`: 3 pages by its rendition, `other`: 2) and a document of the
+ * A link share of two documents (`doc`: 3 pages by its rendition, `notes`: 2) and a document of the
  * owner outside it (`outside`), for the engagement tests.
  */
 export async function createEngagementScene() {
@@ -28,7 +28,7 @@ export async function createEngagementScene() {
       { id: second.version.id, entity_type: 1 },
     ],
   });
-  return { ...scene, doc: scene.version, other: second.version, outside: outside.version, share };
+  return { ...scene, doc: scene.version, notes: second.version, outside: outside.version, share };
 }
 
 /**

@@ -104,7 +104,7 @@ describe("POST /share/key/(key)/visits/(visitId)/pages", () => {
   });
 
   it("refuses pages the document does not have, too many entries, too much time, and a body over 64 KiB", async () => {
-    const { share, doc, other } = await createEngagementScene();
+    const { share, doc, notes } = await createEngagementScene();
     const { token } = await createVisitor(share.id);
     const visitId = (await openVisit(share.key, token, doc.id)).body.visit_id as number;
     expectError(await sendPages(share.key, token, visitId, [{ page: 4, ms: 10 }], addr()), 400, "invalid_request");
@@ -132,7 +132,7 @@ describe("POST /share/key/(key)/visits/(visitId)/pages", () => {
     });
     expectError(over, 413, "payload_too_large");
     // The second document has 2 pages.
-    const second = (await openVisit(share.key, token, other.id)).body.visit_id as number;
+    const second = (await openVisit(share.key, token, notes.id)).body.visit_id as number;
     expectError(await sendPages(share.key, token, second, [{ page: 3, ms: 10 }], addr()), 400, "invalid_request");
     expect((await sendPages(share.key, token, second, [{ page: 2, ms: 10 }], addr())).status).toBe(204);
     expect(await visitPages(visitId)).toEqual([{ page: 1, ms: MAX_PAGE_ENTRIES }]);

@@ -32,7 +32,7 @@ export async function linksAnalytics(ctx: AuthedCtx): Promise<LinksAnalyticsJson
       SELECT to_char(d.day, 'YYYY-MM-DD') AS date, sum(d.visits) AS visits, sum(d.visitors) AS visitors
       FROM link_engagement_days d JOIN shares s ON s.id = d.share_id
       WHERE s.owner_id = ${owner}
-        AND d.day >= (now() AT TIME ZONE 'UTC')::date - ${SUMMARY_DAYS - 1} AND d.day < (now() AT TIME ZONE 'UTC')::date
+        AND d.day >= (now() AT TIME ZONE 'UTC')::date - ${SUMMARY_DAYS - 1}::int AND d.day < (now() AT TIME ZONE 'UTC')::date
       GROUP BY d.day`),
     ctx.db.execute(sql`
       SELECT to_char((now() AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS date, count(*) AS visits,

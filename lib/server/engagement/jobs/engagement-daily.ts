@@ -46,7 +46,7 @@ async function rollUpDays(db: Db) {
 }
 
 async function foldOldEvents(db: Db, days: number) {
-  const [{ cutoff }] = rows<{ cutoff: string }>(await db.execute(sql`SELECT ((now() AT TIME ZONE 'UTC')::date - ${days})::text AS cutoff`));
+  const [{ cutoff }] = rows<{ cutoff: string }>(await db.execute(sql`SELECT ((now() AT TIME ZONE 'UTC')::date - ${days}::int)::text AS cutoff`));
   const before = sql`${cutoff}::date::timestamp AT TIME ZONE 'UTC'`;
   // Events come after their visit starts, and visit ids grow with time: the oldest visit that still
   // has events (an index lookup) is where the walk starts, so folded history is never walked again.
