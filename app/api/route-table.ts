@@ -117,6 +117,7 @@ export const API_ROUTES: { template: string; load: () => Promise<unknown> }[] = 
   { template: "/api/share/key/[key]/passcheck", load: () => import("@/app/api/share/key/[key]/passcheck/route") },
   { template: "/api/share/key/[key]", load: () => import("@/app/api/share/key/[key]/route") },
   { template: "/api/share/key/[key]/sms", load: () => import("@/app/api/share/key/[key]/sms/route") },
+  { template: "/api/share/key/[key]/visitor", load: () => import("@/app/api/share/key/[key]/visitor/route") },
   { template: "/api/share", load: () => import("@/app/api/share/route") },
   { template: "/api/sharelink/[sharelinkId]", load: () => import("@/app/api/sharelink/[sharelinkId]/route") },
   { template: "/api/sharelink/download/[key]", load: () => import("@/app/api/sharelink/download/[key]/route") },
