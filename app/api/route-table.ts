@@ -122,6 +122,7 @@ export const API_ROUTES: { template: string; load: () => Promise<unknown> }[] = 
   { template: "/api/share/key/[key]/passcheck", load: () => import("@/app/api/share/key/[key]/passcheck/route") },
   { template: "/api/share/key/[key]", load: () => import("@/app/api/share/key/[key]/route") },
   { template: "/api/share/key/[key]/sms", load: () => import("@/app/api/share/key/[key]/sms/route") },
+  { template: "/api/share/key/[key]/visitor", load: () => import("@/app/api/share/key/[key]/visitor/route") },
   { template: "/api/share/key/[key]/visits/[visitId]/pages", load: () => import("@/app/api/share/key/[key]/visits/[visitId]/pages/route") },
   { template: "/api/share/key/[key]/visits", load: () => import("@/app/api/share/key/[key]/visits/route") },
   { template: "/api/share", load: () => import("@/app/api/share/route") },
