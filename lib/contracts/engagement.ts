@@ -133,6 +133,10 @@ export type LinksAnalyticsJson = {
  */
 export const sharePagesParams = z.object({ key: linkKey, fileId: id });
 export const sharePageParams = z.object({ key: linkKey, fileId: id, page: id });
+/** `?w=`: the page image's longer side, one of a few sizes (phones ask for the smaller ones); 1600 by default. */
+export const sharePageQuery = z.object({
+  w: z.enum(["800", "1200", "1600"]).default("1600").transform((w) => Number(w) as 800 | 1200 | 1600),
+});
 export type SharePagesJson = {
   file_id: number;
   name: string;
