@@ -50,6 +50,8 @@ export async function prepareShareDownload(db: DbOrTx, token: string, http: Down
   };
 }
 
+const ORIGINAL_ONLY = new Set(["ETag", "Last-Modified", "Accept-Ranges", "Content-Length", "Content-Range"]);
+
 /**
  * A watermarked link's PDF (api.md, gate option `watermark`): every page stamped with the
  * visitor's email, or address, and the time, in a worker, into a temporary file streamed from
@@ -57,7 +59,8 @@ export async function prepareShareDownload(db: DbOrTx, token: string, http: Down
  * they are: only PDFs can carry the stamp.
  */
 async function watermarkDownload(db: DbOrTx, { share, version }: RedeemedShareToken, token: string, http: DownloadRequest, plain: PreparedDownload) {
-  const { ETag: _etag, "Last-Modified": _modified, "Accept-Ranges": _ranges, "Content-Length": _length, ...headers } = plain.headers;
+  // Validators and ranges describe the original's bytes, not this copy's.
+  const headers = Object.fromEntries(Object.entries(plain.headers).filter(([name]) => !ORIGINAL_ONLY.has(name)));
   const prepared: PreparedDownload = { status: 200, headers: { ...headers, "Cache-Control": "private, no-store, no-transform" }, body: null };
   if (http.method !== "GET" || !version.blobId) return { prepared, discard: async () => {} };
   const line = await watermarkFor(db, share, { visitorId: visitorIdOfToken(token) }, http.info.ip);

@@ -42,7 +42,7 @@ describe("GET /share/key/(key)/file/(fileId)/pages", () => {
     expect(before.body).toEqual({ file_id: doc.version.id, name: "report.pdf", kind: "pdf", pages: 3, ready: true });
     await makePreview(await getDb(), doc.version.id);
     expect((await pagesOf(share.key, doc.version.id)).body).toMatchObject({ pages: 3, ready: true });
-  });
+  }, 90_000);
 
   it("an image has one page; an office document waits for its PDF rendition, then shows its pages", async () => {
     const { share, image, word } = await scene(4);
@@ -57,7 +57,7 @@ describe("GET /share/key/(key)/file/(fileId)/pages", () => {
     const second = await pageOf(share.key, word.version.id, 2);
     expect(second.status).toBe(200);
     expectImage(second.bytes, "png");
-  });
+  }, 90_000);
 
   it("other formats have no pages (415); a file outside the share is 404", async () => {
     const { share, text } = await scene();
@@ -65,7 +65,7 @@ describe("GET /share/key/(key)/file/(fileId)/pages", () => {
     const elsewhere = await scene();
     expectError(await pagesOf(share.key, elsewhere.doc.version.id), 404, "not_found");
     expect((await pageOf(share.key, elsewhere.doc.version.id, 1)).status).toBe(404);
-  });
+  }, 90_000);
 
   it("refuses hostile paths: NUL, bidi characters, a huge id, a non-number page, a width not offered", async () => {
     const { share, doc } = await scene();
@@ -76,7 +76,7 @@ describe("GET /share/key/(key)/file/(fileId)/pages", () => {
     expect((await pageOf(share.key, doc.version.id, "x")).status).toBe(400);
     expect((await pageOf(share.key, doc.version.id, 0)).status).toBe(400);
     expect((await pageOf(share.key, doc.version.id, 1, { w: "5000" })).status).toBe(400);
-  });
+  }, 90_000);
 });
 
 describe("GET /share/key/(key)/file/(fileId)/page/(page)", () => {
@@ -100,7 +100,7 @@ describe("GET /share/key/(key)/file/(fileId)/page/(page)", () => {
     const past = await pageOf(share.key, doc.version.id, 4);
     expect(past.status).toBe(404);
     expect(json(past.bytes).error).toMatch(/3 page/);
-  });
+  }, 90_000);
 
   it("an image is re-encoded as WebP of at most the width asked; it has no page 2", async () => {
     const { share, image, png } = await scene();
@@ -110,7 +110,7 @@ describe("GET /share/key/(key)/file/(fileId)/page/(page)", () => {
     expect(page.bytes.equals(png)).toBe(false);
     expect((await sharp(page.bytes).metadata()).width).toBe(1200);
     expect((await pageOf(share.key, image.version.id, 2)).status).toBe(404);
-  });
+  }, 90_000);
 });
 
 describe("who may see the pages", () => {
@@ -119,7 +119,7 @@ describe("who may see the pages", () => {
     expectError(await pagesOf(share.key, doc.version.id), 403, "forbidden");
     const page = await pageOf(share.key, doc.version.id, 1);
     expect(page.status).toBe(403);
-  });
+  }, 90_000);
 
   it("a password link needs its own access token (401 without, with another link's or a stranger's); its own opens it", async () => {
     const { share, doc } = await scene(2, { password: "open-sesame" });
@@ -136,7 +136,7 @@ describe("who may see the pages", () => {
     const own = await unlock(share.key, "open-sesame");
     expect((await pagesOf(share.key, doc.version.id, own)).body).toMatchObject({ pages: 3 });
     expect((await pageOf(share.key, doc.version.id, 1, { access: own })).status).toBe(200);
-  });
+  }, 90_000);
 
   it("an ended link serves no page (410); an unknown key is 404", async () => {
     const { share, doc } = await scene();
@@ -144,5 +144,5 @@ describe("who may see the pages", () => {
     expectError(await pagesOf(share.key, doc.version.id), 410, "link_expired");
     expect((await pageOf(share.key, doc.version.id, 1)).status).toBe(410);
     expectError(await pagesOf("NoSuchKey123", doc.version.id), 404);
-  });
+  }, 90_000);
 });
