@@ -5,12 +5,11 @@ import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type T
 import { Button } from "@/components/ui/button";
 import { FormStatus } from "@/components/ui/form-status";
 import { ApiError } from "@/lib/api-client";
-import type { PublicGateJson } from "@/lib/contracts/engagement";
 import type { ShareContentJson } from "@/lib/contracts/shares";
 import { useT } from "@/lib/i18n/provider";
 import type { Translate } from "@/lib/i18n/translate";
 import { publicLinkKeys, publicShareQuery } from "@/lib/queries/public-links";
-import { ensureShareVisitor, openShareVisit, sharePageImageUrl, sharePagesQuery } from "@/lib/queries/share-viewer";
+import { ensureShareVisitor, openShareVisit, sharePageImageSet, sharePageImageUrl, sharePagesQuery } from "@/lib/queries/share-viewer";
 import { closedLinkMessage } from "./unlock-form";
 import styles from "./page-viewer.module.css";
 import { usePageClock } from "./use-page-clock";
@@ -36,7 +35,7 @@ export function PageViewer({ linkKey, file, onClose }: { linkKey: string; file: 
     onCloseRef.current = onClose;
   });
   const share = useQuery(publicShareQuery(linkKey));
-  const identified = Boolean((share.data as { gate?: PublicGateJson | null } | undefined)?.gate?.visitor);
+  const identified = Boolean(share.data?.gate?.visitor);
   // One visit per opening of the viewer.
   const [opening] = useState(() => Date.now());
   const visit = useQuery({
@@ -203,6 +202,8 @@ export function PageViewer({ linkKey, file, onClose }: { linkKey: string; file: 
                   key={attempts[n] ?? 0}
                   className={styles.image}
                   src={sharePageImageUrl(linkKey, file.id, n)}
+                  srcSet={sharePageImageSet(linkKey, file.id, n)}
+                  sizes="(max-width: 960px) 100vw, 960px"
                   alt={t("share.viewer.position", { page: n, count })}
                   loading="lazy"
                   decoding="async"

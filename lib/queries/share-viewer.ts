@@ -3,7 +3,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
 import type { PagesInput, SharePagesJson } from "@/lib/contracts/engagement";
-import { linkAccess, publicLinkKeys, withAccess } from "./public-links";
+import { enterVisitor, linkAccess, publicLinkKeys, withAccess } from "./public-links";
 
 /**
  * The page-by-page viewer of a share link (issue 30, api.md "Document engagement on link shares"):
@@ -23,8 +23,13 @@ export const sharePagesQuery = (key: string, fileId: number, enabled: boolean) =
     refetchInterval: (query) => (query.state.data && !query.state.data.ready ? 5_000 : false),
   });
 
-/** One page as the server renders it (an image, never the original bytes), with the visitor's access token. */
-export const sharePageImageUrl = (key: string, fileId: number, page: number) => withAccess(`${base(key)}/file/${fileId}/page/${page}`, "share", key);
+/** One page as the server renders it (an image, never the original bytes), `width` pixels on its longer side, with the visitor's access token. */
+export const sharePageImageUrl = (key: string, fileId: number, page: number, width: 800 | 1200 | 1600 = 1600) =>
+  withAccess(`${base(key)}/file/${fileId}/page/${page}?w=${width}`, "share", key);
+
+/** The sizes the server renders a page at, for `srcSet`: phones take the smaller ones. */
+export const sharePageImageSet = (key: string, fileId: number, page: number) =>
+  ([800, 1200, 1600] as const).map((w) => `${sharePageImageUrl(key, fileId, page, w)} ${w}w`).join(", ");
 
 /**
  * The visitor the viewer records for: the one the gate identified (the share's `gate.visitor`), or
@@ -34,9 +39,8 @@ export const sharePageImageUrl = (key: string, fileId: number, page: number) => 
 export async function ensureShareVisitor(key: string, identified: boolean): Promise<void> {
   const token = linkAccess.get("share", key);
   if (identified || (token && sessionStorage.getItem(visitorMark(key)) === token)) return;
-  const { access_token } = await api.post<{ access_token: string }>(withAccess(`${base(key)}/visitor`, "share", key), {});
-  linkAccess.set("share", key, access_token);
-  sessionStorage.setItem(visitorMark(key), access_token);
+  await enterVisitor(key, {});
+  sessionStorage.setItem(visitorMark(key), linkAccess.get("share", key) ?? "");
 }
 
 /** A visit of one file: its page times are sent to it. */
