@@ -68,12 +68,17 @@ export function PageViewer({ linkKey, file, onClose }: { linkKey: string; file: 
     if (!element) return;
     const opener = document.activeElement as HTMLElement | null;
     element.showModal();
-    pane.current?.focus();
     return () => {
       element.close();
       opener?.focus?.();
     };
   }, []);
+
+  // The keys turn pages at once: the pane takes the focus as soon as it shows pages.
+  const shown = count > 0;
+  useEffect(() => {
+    if (shown) pane.current?.focus({ preventScroll: true });
+  }, [shown]);
 
   function show(n: number) {
     if (count === 0) return;
