@@ -69,7 +69,7 @@ export function AnalyticsScreen({ shareId }: { shareId: number }) {
           </a>
         )}
       </div>
-      {data.visits === 0 ? (
+      {data.visits === 0 && data.visitors_list.length === 0 ? (
         <div className={styles.stateBox}>
           <p>{t("engagement.empty")}</p>
           <p>{t("engagement.emptyHint")}</p>

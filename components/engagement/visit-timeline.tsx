@@ -10,7 +10,7 @@ import { visitorTimelineQuery, type AnalyticsVisitor } from "@/lib/queries/engag
 import styles from "./engagement.module.css";
 import { formatMs } from "./format";
 
-/** One visitor's visits, newest first as the API gives them: the document, when, and the pages in the order read. */
+/** One visitor's visits in the order they came, as the API gives them: the document, when, and the pages in the order read. */
 export function VisitTimeline({ shareId, visitor, onClose }: { shareId: number; visitor: AnalyticsVisitor; onClose: () => void }) {
   const t = useT();
   const locale = htmlLang(useLanguage());
@@ -32,7 +32,7 @@ export function VisitTimeline({ shareId, visitor, onClose }: { shareId: number; 
       {timeline.isError && <p role="alert">{t("error.generic")}</p>}
       {timeline.data && timeline.data.visits.length === 0 && <p className={styles.muted}>{t("engagement.noVisits")}</p>}
       {timeline.data && timeline.data.visits.length > 0 && (
-        <ol className={styles.visits} aria-label={t("engagement.visitsOf", { visitor: who })}>
+        <ol className={styles.visits}>
           {timeline.data.visits.map((visit) => (
             <li key={visit.visit_id} className={styles.visit} data-testid="timeline-visit">
               <h3>{visit.file_name}</h3>

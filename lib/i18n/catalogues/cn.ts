@@ -760,7 +760,6 @@ export const cn: Partial<Messages> = {
   "engagement.firstVisit": "首次访问",
   "engagement.lastVisit": "最近访问",
   "engagement.timelineTitle": "{visitor} 的访问",
-  "engagement.visitsOf": "{visitor} 的访问，最新的在前",
   "engagement.visitStarted": "开始于",
   "engagement.visitTotal": "共 {time}",
   "engagement.pageTime": "第 {page} 页：{time}",

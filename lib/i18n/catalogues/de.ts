@@ -760,7 +760,6 @@ export const de: Partial<Messages> = {
   "engagement.firstVisit": "Erster Besuch",
   "engagement.lastVisit": "Letzter Besuch",
   "engagement.timelineTitle": "Besuche von {visitor}",
-  "engagement.visitsOf": "Besuche von {visitor}, neueste zuerst",
   "engagement.visitStarted": "Begonnen",
   "engagement.visitTotal": "{time} insgesamt",
   "engagement.pageTime": "Seite {page}: {time}",

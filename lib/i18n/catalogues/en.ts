@@ -746,7 +746,6 @@ export const en = {
   "engagement.firstVisit": "First visit",
   "engagement.lastVisit": "Last visit",
   "engagement.timelineTitle": "Visits of {visitor}",
-  "engagement.visitsOf": "Visits of {visitor}, newest first",
   "engagement.visitStarted": "Started",
   "engagement.visitTotal": "{time} in all",
   "engagement.pageTime": "Page {page}: {time}",

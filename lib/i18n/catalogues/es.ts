@@ -760,7 +760,6 @@ export const es: Partial<Messages> = {
   "engagement.firstVisit": "Primera visita",
   "engagement.lastVisit": "Última visita",
   "engagement.timelineTitle": "Visitas de {visitor}",
-  "engagement.visitsOf": "Visitas de {visitor}, las más recientes primero",
   "engagement.visitStarted": "Iniciada",
   "engagement.visitTotal": "{time} en total",
   "engagement.pageTime": "Página {page}: {time}",

@@ -745,7 +745,6 @@ export const fr: Messages = {
   "engagement.firstVisit": "Première visite",
   "engagement.lastVisit": "Dernière visite",
   "engagement.timelineTitle": "Visites de {visitor}",
-  "engagement.visitsOf": "Visites de {visitor}, les plus récentes d’abord",
   "engagement.visitStarted": "Commencée le",
   "engagement.visitTotal": "{time} au total",
   "engagement.pageTime": "Page {page} : {time}",

@@ -760,7 +760,6 @@ export const it: Partial<Messages> = {
   "engagement.firstVisit": "Prima visita",
   "engagement.lastVisit": "Ultima visita",
   "engagement.timelineTitle": "Visite di {visitor}",
-  "engagement.visitsOf": "Visite di {visitor}, dalla più recente",
   "engagement.visitStarted": "Iniziata",
   "engagement.visitTotal": "{time} in tutto",
   "engagement.pageTime": "Pagina {page}: {time}",

@@ -760,7 +760,6 @@ export const pt: Partial<Messages> = {
   "engagement.firstVisit": "Primeira visita",
   "engagement.lastVisit": "Última visita",
   "engagement.timelineTitle": "Visitas de {visitor}",
-  "engagement.visitsOf": "Visitas de {visitor}, das mais recentes para as mais antigas",
   "engagement.visitStarted": "Iniciada",
   "engagement.visitTotal": "{time} no total",
   "engagement.pageTime": "Página {page}: {time}",
