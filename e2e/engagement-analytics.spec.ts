@@ -88,16 +88,16 @@ test("the owner's analytics show the visitor who read pages 1 and 3, their timel
   const pages = page.getByRole("region", { name: "Pages: where readers stop" });
   await expect(pages.getByRole("img", { name: "Median time per page of board-pack.pdf" })).toBeVisible();
   await pages.getByText("Show as a table").click();
-  await expect(pages.getByRole("row", { name: "1 42 sec" })).toBeVisible();
-  await expect(pages.getByRole("row", { name: "2 0 sec" })).toBeVisible();
-  await expect(pages.getByRole("row", { name: "3 1 min 35 sec" })).toBeVisible();
-  await pages.getByRole("button", { name: "Views" }).click();
+  await expect(pages.getByRole("row", { name: "1 42 sec", exact: true })).toBeVisible();
+  await expect(pages.getByRole("row", { name: "2 0 sec", exact: true })).toBeVisible();
+  await expect(pages.getByRole("row", { name: "3 1 min 35 sec", exact: true })).toBeVisible();
+  await pages.getByRole("button", { name: "Views", exact: true }).click();
   await expect(pages.getByRole("img", { name: "Views per page of board-pack.pdf" })).toBeVisible();
-  await expect(pages.getByRole("row", { name: "3 1" })).toBeVisible();
+  await expect(pages.getByRole("row", { name: "3 1", exact: true })).toBeVisible();
   await pages.getByRole("button", { name: "Median time" }).click();
 
   // The visitor: pages seen, time, completion (2 of 3 pages).
-  const visitors = page.getByRole("region", { name: "Visitors" });
+  const visitors = page.getByRole("region", { name: "Visitors", exact: true });
   const visitor = visitors.getByTestId("visitor-row");
   await expect(visitor).toHaveCount(1);
   await expect(visitor.getByRole("rowheader")).toHaveText(READER);
@@ -150,7 +150,7 @@ test("the owner's analytics show the visitor who read pages 1 and 3, their timel
   await page.goto("/links/analytics");
   await expect(page.getByRole("heading", { level: 1, name: "Analytics of my links" })).toBeVisible();
   await expect(page.getByRole("img", { name: "Visits over the last 30 days" })).toBeVisible();
-  const links = page.getByRole("region", { name: "Links" });
+  const links = page.getByRole("region", { name: "Links", exact: true });
   await expect(links.getByRole("row", { name: /^Board pack for the investors 1 1 2 min 17 sec/ })).toBeVisible();
   await expect(links.getByRole("row", { name: /^Board pack, draft 0 0 0 sec —$/ })).toBeVisible();
   expect(await seriousViolations(page), "summary").toEqual([]);
