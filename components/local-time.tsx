@@ -7,9 +7,10 @@ import { useLanguage } from "@/lib/i18n/provider";
 const noop = () => () => {};
 
 /** A date in the reader's language and time zone; rendered only in the browser, whose zone the server does not know. */
-export function LocalTime({ iso }: { iso: string }) {
+export function LocalTime({ iso, timeOnly = false }: { iso: string; timeOnly?: boolean }) {
   const language = useLanguage();
   const inBrowser = useSyncExternalStore(noop, () => true, () => false);
-  const text = inBrowser ? new Intl.DateTimeFormat(htmlLang(language), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso)) : "";
+  const format: Intl.DateTimeFormatOptions = timeOnly ? { timeStyle: "short" } : { dateStyle: "medium", timeStyle: "short" };
+  const text = inBrowser ? new Intl.DateTimeFormat(htmlLang(language), format).format(new Date(iso)) : "";
   return <time dateTime={iso}>{text}</time>;
 }

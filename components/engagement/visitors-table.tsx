@@ -40,12 +40,14 @@ export function VisitorsTable({ shareId, visitors }: { shareId: number; visitors
 
   return (
     <Card title={t("engagement.visitorsTitle")} description={t("engagement.visitorsHint")}>
-      <div className={tables.tableWrap}>
+      <div className={`${tables.tableWrap} ${styles.stickyFirst}`}>
         <table className={tables.table}>
           <caption className="visually-hidden">{t("engagement.visitorsTitle")}</caption>
           <thead>
             <tr>
-              <th scope="col">{t("engagement.visitor")}</th>
+              <th scope="col" className={styles.who}>
+                {t("engagement.visitor")}
+              </th>
               <th scope="col" className={tables.num}>
                 {t("engagement.visits")}
               </th>
@@ -67,7 +69,7 @@ export function VisitorsTable({ shareId, visitors }: { shareId: number; visitors
           <tbody>
             {rows.map((v) => (
               <tr key={v.visitor_id} data-testid="visitor-row">
-                <th scope="row">
+                <th scope="row" className={styles.who}>
                   <button type="button" className={`${styles.visitor} ${v.email ? "" : styles.anonymous}`} onClick={() => setOpen(v)} aria-haspopup="dialog">
                     {v.email ?? t("engagement.anonymous")}
                   </button>
@@ -84,11 +86,11 @@ export function VisitorsTable({ shareId, visitors }: { shareId: number; visitors
                   </span>
                 </td>
                 <td className={tables.num}>{number(v.downloads)}</td>
-                <td className={styles.nowrap}>{v.agreement_at ? <LocalTime iso={v.agreement_at} /> : "—"}</td>
-                <td className={styles.nowrap}>
+                <td className={styles.when}>{v.agreement_at ? <LocalTime iso={v.agreement_at} /> : "—"}</td>
+                <td className={styles.when}>
                   <LocalTime iso={v.first_at} />
                 </td>
-                <td className={styles.nowrap}>
+                <td className={styles.when}>
                   <LocalTime iso={v.last_at} />
                 </td>
               </tr>

@@ -96,7 +96,7 @@ function Bars({ series, slot, x, y }: { series: Series[]; slot: number; x: (i: n
 function Axes({ ticks, format, labels, x, y }: { ticks: number[]; format: (n: number) => string; labels: string[]; x: (i: number) => number; y: (v: number) => number }) {
   // At most about six day labels, evenly spread, so they never overlap (the last day, today, always shown).
   const every = Math.max(1, Math.ceil(labels.length / 6));
-  const shown = (i: number) => i === labels.length - 1 || (i % every === 0 && labels.length - 1 - i >= every / 2);
+  const shown = (i: number) => i === labels.length - 1 || (i % every === 0 && labels.length - 1 - i >= every);
   return (
     <g fontSize={13} fill="#525a66" aria-hidden="true">
       {ticks.map((v) => (
