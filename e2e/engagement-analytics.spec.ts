@@ -83,6 +83,8 @@ test("the owner's analytics show the visitor who read pages 1 and 3, their timel
   await overTime.getByText("Show as a table").click();
   const today = new Date().toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
   await expect(overTime.getByRole("row", { name: new RegExp(`^${today} 1 1$`) })).toBeVisible();
+  await overTime.getByText("Show as a table").click();
+  await expect(overTime.getByRole("table")).toBeHidden();
 
   // Where readers stop: pages 1 and 3 with their times, page 2 skipped.
   const pages = page.getByRole("region", { name: "Pages: where readers stop" });

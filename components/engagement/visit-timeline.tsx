@@ -45,7 +45,7 @@ export function VisitTimeline({ shareId, visitor, onClose }: { shareId: number; 
                 <ol className={styles.events}>
                   {visit.events.map((event, i) => (
                     <li key={`${event.at}-${i}`}>
-                      {t("engagement.pageTime", { page: event.page, time: formatMs(event.ms, locale) })} · <LocalTime iso={event.at} timeOnly />
+                      {t("engagement.pageTime", { page: event.page, time: formatMs(event.ms, locale) })} · <LocalTime iso={event.at} format="time" />
                     </li>
                   ))}
                 </ol>

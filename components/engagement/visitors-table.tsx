@@ -86,12 +86,12 @@ export function VisitorsTable({ shareId, visitors }: { shareId: number; visitors
                   </span>
                 </td>
                 <td className={tables.num}>{number(v.downloads)}</td>
-                <td className={styles.when}>{v.agreement_at ? <LocalTime iso={v.agreement_at} /> : "—"}</td>
+                <td className={styles.when}>{v.agreement_at ? <LocalTime iso={v.agreement_at} format="short" /> : "—"}</td>
                 <td className={styles.when}>
-                  <LocalTime iso={v.first_at} />
+                  <LocalTime iso={v.first_at} format="short" />
                 </td>
                 <td className={styles.when}>
-                  <LocalTime iso={v.last_at} />
+                  <LocalTime iso={v.last_at} format="short" />
                 </td>
               </tr>
             ))}
