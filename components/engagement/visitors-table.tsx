@@ -29,7 +29,7 @@ export function VisitorsTable({ shareId, visitors }: { shareId: number; visitors
   const sortHeader = (sortKey: SortKey, label: MessageKey) => {
     const active = sort.key === sortKey;
     return (
-      <th scope="col" className={tables.num} aria-sort={active ? (sort.descending ? "descending" : "ascending") : undefined}>
+      <th scope="col" className={sortKey === "ms" ? tables.num : styles.when} aria-sort={active ? (sort.descending ? "descending" : "ascending") : undefined}>
         <button type="button" className={styles.sort} onClick={() => setSort({ key: sortKey, descending: active ? !sort.descending : true })}>
           {t(label)}
           <span aria-hidden="true">{active ? (sort.descending ? "↓" : "↑") : "↕"}</span>
