@@ -55,10 +55,12 @@ describe('job "engagement.daily"', () => {
   it("folds events past the retention period into daily page totals and deletes them, without changing the analytics", async () => {
     const s = await scene();
     const db = await getDb();
+    // An event of the old visit inside the window (a visit open across the cutoff) stays.
+    await db.insert(linkPageEvents).values({ shareId: s.share.id, visitId: s.old, visitorId: s.visitor.id, fileId: s.doc.id, page: 2, ms: 1, at: daysAgo(3) });
     const before = (await analytics(s.share.id, s.owner.token)).body as ShareAnalyticsJson;
     await runDailyJob();
-    const events = await db.select({ visitId: linkPageEvents.visitId }).from(linkPageEvents).where(inArray(linkPageEvents.visitId, [s.old, s.recent, s.live]));
-    expect(events.map((e) => e.visitId).sort()).toEqual([s.recent, s.live].sort());
+    const events = await db.select({ visitId: linkPageEvents.visitId, page: linkPageEvents.page }).from(linkPageEvents).where(inArray(linkPageEvents.visitId, [s.old, s.recent, s.live]));
+    expect(events.map((e) => `${e.visitId}:${e.page}`).sort()).toEqual([`${s.old}:2`, `${s.recent}:2`, `${s.live}:1`].sort());
     const folded = await db.select().from(linkPageDays).where(eq(linkPageDays.shareId, s.share.id));
     expect(folded.map(({ fileId, page, day, views, ms }) => ({ fileId, page, day, views, ms })).sort((a, b) => a.page - b.page)).toEqual([
       { fileId: s.doc.id, page: 1, day: dayOf(daysAgo(400)), views: 1, ms: 300 },
@@ -69,7 +71,7 @@ describe('job "engagement.daily"', () => {
     expect(before.total_ms).toBe(1055);
     // The timeline keeps the old visit and its time, without its deleted events.
     const visits = (await timeline(s.share.id, s.visitor.id, s.owner.token)).body.visits as { visit_id: number; ms: number; events: unknown[] }[];
-    expect(visits.find((v) => v.visit_id === s.old)).toMatchObject({ ms: 350, events: [] });
+    expect(visits.find((v) => v.visit_id === s.old)).toMatchObject({ ms: 350, events: [{ page: 2, ms: 1 }] });
     expect(visits.find((v) => v.visit_id === s.recent)?.events).toHaveLength(1);
 
     // Run again: nothing more to fold, nothing added twice.

@@ -21,17 +21,18 @@ export async function shareAnalytics(ctx: AuthedCtx, shareId: number): Promise<S
   const share = await getOwnShareOrThrow(ctx.db, ctx.actor.user, shareId);
   const [totals, pages, daily, visitors] = await Promise.all([
     ctx.db.execute(sql`
-      SELECT (SELECT count(*) FROM link_visits WHERE share_id = ${share.id}) AS visits,
-             (SELECT count(DISTINCT visitor_id) FROM link_visits WHERE share_id = ${share.id}) AS visitors,
-             (SELECT count(*) FROM share_accesses WHERE share_id = ${share.id} AND kind IN ('download', 'zip')) AS downloads`),
+      SELECT count(*) AS visits, count(DISTINCT visitor_id) AS visitors,
+             (SELECT count(*) FROM share_accesses WHERE share_id = ${share.id} AND kind IN ('download', 'zip')) AS downloads
+      FROM link_visits WHERE share_id = ${share.id}`),
     ctx.db.execute(sql`
       SELECT file_id, page, count(*) AS views, sum(ms) AS ms_total, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS ms_median
       FROM link_visit_pages WHERE share_id = ${share.id} AND ms > 0
       GROUP BY file_id, page ORDER BY file_id, page`),
     ctx.db.execute(sql`
-      SELECT to_char((started_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS date, count(*) AS visits, count(DISTINCT visitor_id) AS visitors
-      FROM link_visits WHERE share_id = ${share.id}
-      GROUP BY 1 ORDER BY 1`),
+      SELECT to_char(day, 'YYYY-MM-DD') AS date, visits, visitors FROM (
+        SELECT (started_at AT TIME ZONE 'UTC')::date AS day, count(*) AS visits, count(DISTINCT visitor_id) AS visitors
+        FROM link_visits WHERE share_id = ${share.id} GROUP BY 1
+      ) days ORDER BY day`),
     loadVisitorRows(ctx.db, share.id),
   ]);
   const [total] = rows<{ visits: string | number; visitors: string | number; downloads: string | number }>(totals);

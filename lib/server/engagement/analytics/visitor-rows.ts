@@ -14,7 +14,8 @@ export type VisitorRow = ShareAnalyticsJson["visitors_list"][number];
  * their engagement read from the visits and their per-page totals, never the raw events:
  * - `ms`: visible time over all their visits; `pages_seen`: distinct document pages with time;
  * - `completion`: pages seen / the pages of the documents they opened (a document's page count:
- *   1 for an image, its rendition's count when known, else the highest page reported), 0..1;
+ *   1 for an image, its rendition's count when known, else the highest page reported), 0..1,
+ *   each document counted once per visitor however many times they opened it;
  * - `downloads`: 0, as a download through the link is not tied to a visitor.
  */
 export async function loadVisitorRows(db: DbOrTx, shareId: number): Promise<VisitorRow[]> {
@@ -30,30 +31,29 @@ export async function loadVisitorRows(db: DbOrTx, shareId: number): Promise<Visi
     pages: number | string | null;
   }>(
     await db.execute(sql`
-      WITH per_page AS (
-        SELECT visitor_id, file_id, page, sum(ms) AS ms FROM link_visit_pages WHERE share_id = ${shareId} GROUP BY visitor_id, file_id, page
-      ), per_visitor AS (
-        SELECT visitor_id, sum(ms) AS ms, count(*) FILTER (WHERE ms > 0) AS seen FROM per_page GROUP BY visitor_id
-      ), opened AS (
-        SELECT DISTINCT visitor_id, file_id FROM link_visits WHERE share_id = ${shareId}
-      ), doc_pages AS (
-        SELECT o.file_id,
-          greatest(CASE WHEN fv.mime LIKE 'image/%' THEN 1 ELSE coalesce(vp.page_count, 0) END,
-                   (SELECT coalesce(max(p.page), 1) FROM link_visit_pages p WHERE p.share_id = ${shareId} AND p.file_id = o.file_id)) AS pages
-        FROM (SELECT DISTINCT file_id FROM opened) o
-        LEFT JOIN file_versions fv ON fv.id = o.file_id
-        LEFT JOIN version_previews vp ON vp.version_id = o.file_id
-      ), visitor_pages AS (
-        SELECT o.visitor_id, sum(d.pages) AS pages FROM opened o JOIN doc_pages d ON d.file_id = o.file_id GROUP BY o.visitor_id
-      ), visit_counts AS (
-        SELECT visitor_id, count(*) AS visits FROM link_visits WHERE share_id = ${shareId} GROUP BY visitor_id
-      )
       SELECT v.id, v.email, ${epochMs(sql`v.first_at`)} AS first_at, ${epochMs(sql`v.last_at`)} AS last_at,
-        ${epochMs(sql`v.agreement_at`)} AS agreement_at, c.visits, p.ms, p.seen, vp.pages
+        ${epochMs(sql`v.agreement_at`)} AS agreement_at, c.visits, c.pages, p.ms, p.seen
       FROM link_visitors v
-      LEFT JOIN visit_counts c ON c.visitor_id = v.id
-      LEFT JOIN per_visitor p ON p.visitor_id = v.id
-      LEFT JOIN visitor_pages vp ON vp.visitor_id = v.id
+      LEFT JOIN (
+        SELECT visitor_id, sum(ms) AS ms, count(*) FILTER (WHERE ms > 0) AS seen
+        FROM (SELECT visitor_id, file_id, page, sum(ms) AS ms FROM link_visit_pages WHERE share_id = ${shareId} GROUP BY visitor_id, file_id, page) per_page
+        GROUP BY visitor_id
+      ) p ON p.visitor_id = v.id
+      LEFT JOIN (
+        SELECT o.visitor_id, sum(o.n) AS visits, sum(d.pages) AS pages
+        FROM (SELECT visitor_id, file_id, count(*) AS n FROM link_visits WHERE share_id = ${shareId} GROUP BY visitor_id, file_id) o
+        JOIN (
+          SELECT f.file_id,
+            CASE WHEN fv.mime LIKE 'image/%' THEN 1
+                 WHEN vp.page_count > 0 THEN vp.page_count
+                 -- Not known yet: the highest page reported (an index lookup).
+                 ELSE coalesce((SELECT max(page) FROM link_visit_pages lp WHERE lp.share_id = ${shareId} AND lp.file_id = f.file_id), 1) END AS pages
+          FROM (SELECT DISTINCT file_id FROM link_visits WHERE share_id = ${shareId}) f
+          LEFT JOIN file_versions fv ON fv.id = f.file_id
+          LEFT JOIN version_previews vp ON vp.version_id = f.file_id
+        ) d ON d.file_id = o.file_id
+        GROUP BY o.visitor_id
+      ) c ON c.visitor_id = v.id
       WHERE v.share_id = ${shareId}
       ORDER BY v.last_at DESC, v.id DESC`),
   );
