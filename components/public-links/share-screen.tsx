@@ -8,12 +8,13 @@ import { FormStatus } from "@/components/ui/form-status";
 import { api, ApiError } from "@/lib/api-client";
 import type { ShareContentJson } from "@/lib/contracts/shares";
 import { useT } from "@/lib/i18n/provider";
-import { publicShareContentQuery, publicShareQuery, useRefreshPublicLink, withAccess } from "@/lib/queries/public-links";
+import { awaitsVisitor, publicShareContentQuery, publicShareQuery, useRefreshPublicLink, withAccess } from "@/lib/queries/public-links";
 import { formatBytes } from "../file-browser/format";
 import { PreviewBody } from "../file-preview/preview-dialog";
 import styles from "./public.module.css";
 import { ShareThumb } from "./share-thumb";
 import { closedLinkMessage, UnlockForm } from "./unlock-form";
+import { VisitorGate } from "./visitor-gate";
 
 
 /** Flag 128: the link's one download is claimed by downloads only, so its previews are renditions. */
@@ -30,7 +31,7 @@ export function ShareScreen({ linkKey }: { linkKey: string }) {
   const share = useQuery(publicShareQuery(linkKey));
   const [trail, setTrail] = useState<{ id: number; name: string }[]>([]);
   const here = trail.at(-1);
-  const content = useQuery(publicShareContentQuery(linkKey, here?.id ?? 0, Boolean(share.data?.unlocked)));
+  const content = useQuery(publicShareContentQuery(linkKey, here?.id ?? 0, Boolean(share.data?.unlocked && !awaitsVisitor(share.data))));
   const [previewing, setPreviewing] = useState<{ item: ShareContentJson; url: string; originals: boolean } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -84,6 +85,8 @@ export function ShareScreen({ linkKey }: { linkKey: string }) {
       </p>
       {!data.unlocked ? (
         <UnlockForm kind="share" linkKey={linkKey} needsPassword={data.needs_password} needsCode={data.needs_code} onUnlocked={() => void refreshShare()} />
+      ) : awaitsVisitor(data) ? (
+        <VisitorGate linkKey={linkKey} gate={data.gate} onPassed={() => void refreshShare()} />
       ) : (
         <>
           <div className={styles.bar}>

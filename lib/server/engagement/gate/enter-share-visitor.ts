@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq, lt } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { linkAccessTokens, linkVisitors, type ShareGate, type ShareRow } from "@/db/schema";
+import { linkAccessTokens, linkVisitors, type ShareGate } from "@/db/schema";
 import type { VisitorInput } from "@/lib/contracts/engagement";
 import { hashToken, newToken } from "../../auth/tokens";
 import type { Ctx } from "../../context";
