@@ -1,9 +1,11 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useId, useState } from "react";
 import { LocalTime } from "@/components/local-time";
 import { Button } from "@/components/ui/button";
+import buttons from "@/components/ui/button.module.css";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { FormStatus } from "@/components/ui/form-status";
 import { LINK_PASSWORD_MIN } from "@/lib/contracts/links";
@@ -151,6 +153,9 @@ export function ShareRow({ share, open = false }: { share: ShareResponse; open?:
         <Button size="small" variant="ghost" aria-expanded={expanded === "activity"} onClick={() => setExpanded(expanded === "activity" ? null : "activity")}>
           {t("sharing.activity")}
         </Button>
+        <Link href={`/links/${share.id}/analytics`} className={`${buttons.button} ${buttons.ghost} ${buttons.small}`}>
+          {t("engagement.analytics")}
+        </Link>
         <Button size="small" variant="ghost" aria-expanded={expanded === "gate"} onClick={() => setExpanded(expanded === "gate" ? null : "gate")}>
           {t("sharing.gate.title")}
         </Button>
