@@ -1,5 +1,5 @@
 import { expect, test, type Browser } from "@playwright/test";
-import { adminApi, screenshot, seedFolder } from "./helpers";
+import { adminApi, screenshot, seedFolder, signInAsAdmin } from "./helpers";
 
 const suffix = () => Math.random().toString(36).slice(2, 7);
 
@@ -16,21 +16,27 @@ async function pdfOfPages(count: number): Promise<Buffer> {
   return Buffer.from(await pdf.save());
 }
 
-/** A preview-only link (flag 2) to a folder holding a 3-page PDF; its key and id. */
-async function shareProposal(request: Parameters<typeof seedFolder>[0], name: string) {
+/** A preview-only link (flag 2) to a folder holding a 3-page PDF, with the gate given; its key and id. */
+async function shareProposal(request: Parameters<typeof seedFolder>[0], name: string, gate: Record<string, unknown> = {}) {
   const folder = await seedFolder(request, name, [{ name: "proposal.pdf", mimeType: "application/pdf", buffer: await pdfOfPages(3) }]);
   const { headers, end } = await adminApi(request);
-  const created = await request.post("/api/share", { headers, data: { roots: [{ id: folder.id, entity_type: 0 }], flags: 2 } });
+  const created = await request.post("/api/share", { headers, data: { roots: [{ id: folder.id, entity_type: 0 }], flags: 2, name, ...gate } });
   expect(created.status()).toBe(201);
   const share = (await created.json()) as { id: number; key: string };
   await end();
   return share;
 }
 
-async function openViewer(browser: Browser, key: string, folderName: string, viewport?: { width: number; height: number }) {
+async function openViewer(browser: Browser, key: string, folderName: string, viewport?: { width: number; height: number }, email?: string) {
   const context = await browser.newContext(viewport ? { viewport, isMobile: viewport.width < 500, hasTouch: viewport.width < 500 } : {});
   const visitor = await context.newPage();
   await visitor.goto(`/s/${key}`);
+  if (email) {
+    // The link's gate: the visitor gives their address, told that their views are recorded.
+    await expect(visitor.getByText(/views of these documents are recorded/i)).toBeVisible();
+    await visitor.getByLabel("Your email address").fill(email);
+    await visitor.getByRole("button", { name: "Continue" }).click();
+  }
   await visitor.getByRole("button", { name: folderName }).click();
   await visitor.getByRole("button", { name: "Preview proposal.pdf" }).click();
   const viewer = visitor.getByTestId("page-viewer");
@@ -40,11 +46,12 @@ async function openViewer(browser: Browser, key: string, folderName: string, vie
   return { context, visitor, viewer };
 }
 
-test("a visitor reads a shared PDF page by page, and the owner sees the time spent on each page", async ({ browser, request }) => {
+test("a visitor gives an email, reads a shared PDF page by page, and the owner's analytics page shows those pages and that visitor", async ({ browser, page, request }) => {
   const name = `Proposal ${suffix()}`;
-  const share = await shareProposal(request, name);
+  const reader = `reader-${suffix()}@client.example`;
+  const share = await shareProposal(request, name, { ask_email: 1 });
 
-  const { context, visitor, viewer } = await openViewer(browser, share.key, name);
+  const { context, visitor, viewer } = await openViewer(browser, share.key, name, undefined, reader);
   await expect(viewer.getByText("Views of this document are recorded for the person who shared it")).toBeVisible();
   await screenshot(visitor, "engagement-viewer");
   // Page 1 for about 3 s, then page 3 (End: the pages have the focus from the start) for about 2 s.
@@ -74,6 +81,19 @@ test("a visitor reads a shared PDF page by page, and the owner sees the time spe
   expect(ms(3)).toBeGreaterThanOrEqual(1_500);
   expect(ms(3)).toBeLessThan(6_000);
   expect(ms(2)).toBeLessThan(1_000);
+
+  // The owner's page: that visitor, and pages 1 and 3 with their time (page 2 only scrolled past).
+  await signInAsAdmin(page);
+  await page.goto(`/links/${share.id}/analytics`);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  const visitors = page.getByRole("region", { name: "Visitors", exact: true });
+  await expect(visitors.getByTestId("visitor-row").getByRole("rowheader")).toHaveText(reader);
+  const pages = page.getByRole("region", { name: "Pages: where readers stop" });
+  await pages.getByText("Show as a table").click();
+  // The median of one visit is its time: a few seconds, as the API said above.
+  await expect(pages.getByRole("row", { name: /^1 [2-7] sec$/ })).toBeVisible();
+  await expect(pages.getByRole("row", { name: /^3 [1-5] sec$/ })).toBeVisible();
+  await screenshot(page, "engagement-viewer-owner", { show: visitors });
 });
 
 test("the page viewer fits a phone's width, and turns pages by its buttons and its go-to field", async ({ browser, request }) => {
