@@ -5,18 +5,16 @@ import Link from "next/link";
 import { PageHeader } from "@/components/page-header";
 import buttons from "@/components/ui/button.module.css";
 import { Card } from "@/components/ui/card";
-import { TimeChart } from "@/components/ui/charts";
 import { ApiError } from "@/lib/api-client";
 import { htmlLang } from "@/lib/i18n/languages";
 import { useLanguage, useT } from "@/lib/i18n/provider";
 import { analyticsExportUrl, analyticsShareQuery, shareAnalyticsQuery, type ShareAnalyticsJson } from "@/lib/queries/engagement";
 import styles from "./engagement.module.css";
-import { fillDays, formatDayLabel, formatMs } from "./format";
+import { VisitsChart } from "./visits-chart";
+import { formatMs } from "./format";
 import { PagesChart } from "./pages-chart";
 import { VisitorsTable } from "./visitors-table";
 
-export const VISITS_COLOR = "#2f5bd3";
-export const VISITORS_COLOR = "#17794a";
 
 /** /links/(id)/analytics: who opened one link, when, which pages and for how long (issue 30). */
 export function AnalyticsScreen({ shareId }: { shareId: number }) {
@@ -85,7 +83,6 @@ function Report({ shareId, data, documents }: { shareId: number; data: ShareAnal
   const t = useT();
   const locale = htmlLang(useLanguage());
   const number = (n: number) => n.toLocaleString(locale);
-  const days = fillDays(data.daily);
   const figures = [
     ["engagement.visits", number(data.visits)],
     ["engagement.uniqueVisitors", number(data.visitors)],
@@ -104,17 +101,7 @@ function Report({ shareId, data, documents }: { shareId: number; data: ShareAnal
       </dl>
       <div className={styles.grid2}>
         <Card title={t("engagement.overTime")} description={t("engagement.overTimeHint")}>
-          <TimeChart
-            kind="bars"
-            title={t("engagement.overTime")}
-            labels={days.map((d) => formatDayLabel(d.date, locale))}
-            series={[
-              { name: t("engagement.visits"), color: VISITS_COLOR, values: days.map((d) => d.visits) },
-              { name: t("engagement.uniqueVisitors"), color: VISITORS_COLOR, values: days.map((d) => d.visitors) },
-            ]}
-            scale="count"
-            format={number}
-          />
+          <VisitsChart title={t("engagement.overTime")} daily={data.daily} />
         </Card>
         <PagesChart pages={data.pages} documents={documents} />
       </div>

@@ -5,15 +5,14 @@ import Link from "next/link";
 import { LocalTime } from "@/components/local-time";
 import { PageHeader } from "@/components/page-header";
 import { Card } from "@/components/ui/card";
-import { TimeChart } from "@/components/ui/charts";
 import tables from "@/components/ui/table.module.css";
 import { htmlLang } from "@/lib/i18n/languages";
 import { useLanguage, useT } from "@/lib/i18n/provider";
 import { linksAnalyticsQuery } from "@/lib/queries/engagement";
 import { sharesQuery } from "@/lib/queries/sharing";
-import { VISITORS_COLOR, VISITS_COLOR } from "./analytics-screen";
 import styles from "./engagement.module.css";
-import { fillDays, formatDayLabel, formatMs } from "./format";
+import { VisitsChart } from "./visits-chart";
+import { formatMs } from "./format";
 
 /** /links/analytics: visits across all my links over 30 days, and each link's figures. */
 export function LinksAnalyticsScreen() {
@@ -43,7 +42,6 @@ export function LinksAnalyticsScreen() {
     );
 
   // The last 30 days only: older days of the summary are not this chart's question.
-  const days = fillDays(summary.data.daily).slice(-30);
   // An unnamed link is called by what it shares, as on "My links".
   const what = new Map((shares.data ?? []).map((share) => [share.id, share.roots.map((r) => r.name).join(", ")]));
   const links = [...summary.data.links].sort((a, b) => b.visits - a.visits || (b.last_visit_at ?? "").localeCompare(a.last_visit_at ?? ""));
@@ -52,17 +50,7 @@ export function LinksAnalyticsScreen() {
       {back}
       <PageHeader title={t("engagement.summaryTitle")} subtitle={t("engagement.summarySubtitle")} />
       <Card title={t("engagement.last30")} description={t("engagement.overTimeHint")}>
-        <TimeChart
-          kind="bars"
-          title={t("engagement.last30")}
-          labels={days.map((d) => formatDayLabel(d.date, locale))}
-          series={[
-            { name: t("engagement.visits"), color: VISITS_COLOR, values: days.map((d) => d.visits) },
-            { name: t("engagement.uniqueVisitors"), color: VISITORS_COLOR, values: days.map((d) => d.visitors) },
-          ]}
-          scale="count"
-          format={number}
-        />
+        <VisitsChart title={t("engagement.last30")} daily={summary.data.daily} lastDays={30} />
       </Card>
       <Card title={t("engagement.linksTitle")}>
         {links.length === 0 ? (
