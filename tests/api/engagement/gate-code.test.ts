@@ -5,6 +5,7 @@ import { getDb } from "@/db";
 import { linkCodes, linkVisitors, users } from "@/db/schema";
 import { OPEN_TIMEOUT, openDatabase } from "../../helpers/file-ops-factories";
 import { call, expectError } from "../../helpers/http";
+import { VISITOR_MAILS_PER_HOUR, VISITORS_PER_HOUR } from "@/lib/server/engagement/gate/visitor-limits";
 import { address, content, gatedShare, mailedCode, mailsTo, visit } from "./gate-helpers";
 
 beforeAll(openDatabase, OPEN_TIMEOUT);
@@ -100,4 +101,29 @@ describe("notify_view", () => {
     expect((await visit(share.key, {})).status).toBe(200);
     expect(await mailsTo(owner.email, "Proposal")).toHaveLength(1);
   });
+});
+
+describe("limits on entering a link", () => {
+  it(`refuses an address past ${VISITORS_PER_HOUR} entries into one link in an hour (429 with Retry-After), not another address nor another link`, async () => {
+    const { share } = await gatedShare({});
+    const ip = "10.31.4.4";
+    for (let i = 0; i < VISITORS_PER_HOUR; i++) expect((await visit(share.key, {}, { ip })).status).toBe(200);
+    const blocked = await visit(share.key, {}, { ip });
+    expectError(blocked, 429, "too_many_requests");
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(3000);
+    expect((await visit(share.key, {}, { ip: "10.31.4.5" })).status).toBe(200);
+    expect((await visit((await gatedShare({})).share.key, {}, { ip })).status).toBe(200);
+    // A code is no way around it: asking for one counts too.
+    const coded = await gatedShare({ verify_email: 1 });
+    for (let i = 0; i < VISITORS_PER_HOUR; i++) await visit(coded.share.key, { email: address() }, { ip: "10.31.4.6" });
+    expectError(await visit(coded.share.key, { email: address() }, { ip: "10.31.4.6" }), 429, "too_many_requests");
+  }, 120_000);
+
+  it(`mails the owner about at most ${VISITOR_MAILS_PER_HOUR} new visitors of a link an hour; the others are still listed`, async () => {
+    const { owner, share } = await gatedShare({ notify_view: 1 });
+    for (let i = 0; i <= VISITOR_MAILS_PER_HOUR; i++) expect((await visit(share.key, {}, { ip: `10.31.5.${i}` })).status).toBe(200);
+    expect(await mailsTo(owner.email, "Proposal")).toHaveLength(VISITOR_MAILS_PER_HOUR);
+    const listed = await (await getDb()).select().from(linkVisitors).where(eq(linkVisitors.shareId, share.id));
+    expect(listed).toHaveLength(VISITOR_MAILS_PER_HOUR + 1);
+  }, 60_000);
 });

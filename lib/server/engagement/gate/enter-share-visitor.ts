@@ -11,6 +11,7 @@ import type { ShareVisit } from "../../links/resolve-link-visitor";
 import { NO_GATE, isAddressAllowed } from "./share-gate";
 import { checkVisitorCode, mailVisitorCode } from "./visitor-code";
 import { queueNewVisitorMail } from "./new-visitor-mail";
+import { countVisitorEntry, mayMailOwner } from "./visitor-limits";
 
 export type VisitorAnswer = { status: 200; access_token: string } | { status: 202; code_sent: true };
 
@@ -19,7 +20,8 @@ export type VisitorAnswer = { status: 200; access_token: string } | { status: 20
  * shares"). The link is usable and unlocked (route()'s resolver). In order: the email the gate
  * asks for (400), its allow and deny lists (403 `link_denied`, deny wins), the agreement (400
  * `agreement_required`), the mailed code (202 when mailed, 403 when wrong, 429 past the limits);
- * then the visitor (one per link and address, a new one per call when anonymous) and an access
+ * then the visitor (one per link and address, a new one per call when anonymous; at most
+ * VISITORS_PER_HOUR entries per address and link, 429 past them) and an access
  * token of the link naming them, which also unlocks a protected link since the request was.
  * Not in a transaction: a wrong code must be counted even though the request fails.
  */
@@ -31,6 +33,8 @@ export async function enterShareVisitor(ctx: Ctx, { share }: ShareVisit, input: 
   if (gate.agreement && !input.agreement_accepted) {
     throw new AppError("invalid_request", "This link asks you to accept its agreement first", [{ path: "agreement_accepted", code: "agreement_required", message: "Accept the agreement" }]);
   }
+  // Counted before a code is mailed too: the link is no relay for mail to made-up addresses.
+  await countVisitorEntry(ctx.db, share.id, ctx.request.ip);
   let verified = false;
   if (gate.verifyEmail && email) {
     if (!input.code) {
@@ -48,7 +52,7 @@ export async function enterShareVisitor(ctx: Ctx, { share }: ShareVisit, input: 
   // The link's expired tokens go on the way, as passcheck does, so the table never grows without bound.
   await ctx.db.delete(linkAccessTokens).where(and(eq(linkAccessTokens.linkType, "share"), eq(linkAccessTokens.linkId, share.id), lt(linkAccessTokens.expiresAt, now)));
   await ctx.db.insert(linkAccessTokens).values({ tokenHash: hashToken(token), linkType: "share", linkId: share.id, visitorId, expiresAt: new Date(now.getTime() + ACCESS_TOKEN_TTL_MS.share) });
-  if (isNew && gate.notifyView) await queueNewVisitorMail(ctx.db, share, { email, ip: ctx.request.ip }, options.base);
+  if (isNew && gate.notifyView && (await mayMailOwner(ctx.db, share.id))) await queueNewVisitorMail(ctx.db, share, { email, ip: ctx.request.ip }, options.base);
   return { status: 200, access_token: token };
 }
 
