@@ -18,6 +18,7 @@ import { runScale } from "./lib/scale.mjs";
 import { inRounds } from "./lib/rounds.mjs";
 import { killAllChildrenSync, startApp, startProcess, stopProcess, tail } from "./lib/servers.mjs";
 import { benchDavListing } from "./lib/dav-listing.mjs";
+import { benchEngagement, seedEngagement } from "./lib/engagement.mjs";
 import { benchDav, benchS3 } from "./lib/s3-dav.mjs";
 import { runSoak } from "./lib/soak.mjs";
 import { downloadConcurrent, downloadRanges, downloadWhole, manySmall, putFile, newSmallAgent, uploadChunked, uploadMultipart, uploadTus } from "./lib/transfers.mjs";
@@ -29,6 +30,8 @@ const quick = process.env.BENCH_QUICK === "1";
 const keep = process.env.BENCH_KEEP === "1";
 // Sections: downloads, uploads, metadata, small (the default set), s3 and dav (issue 18), soak (issue 26; asked by name).
 const only = new Set((process.env.BENCH_ONLY ?? "downloads,uploads,metadata,small,s3,dav").split(",").map((s) => s.trim()));
+// The link analytics row (issue 30) seeds a million page events: asked for by BENCH_ENGAGEMENT=1 or BENCH_ONLY=engagement.
+if (process.env.BENCH_ENGAGEMENT === "1") only.add("engagement");
 // Only the S3 and WebDAV rows: they read no seeded tree but the 10,000-file folder PROPFIND lists, so the seed is the small one.
 const smallSeed = quick || !["downloads", "uploads", "metadata", "small", "soak"].some((s) => only.has(s));
 const config = {
@@ -213,6 +216,10 @@ async function main() {
   let seeded;
   try {
     seeded = await seed(seedDb, { login: user.login, bigFiles: config.bigFiles, totalFiles: config.totalFiles, filesPerFolder: config.filesPerFolder, tiny, download });
+    if (only.has("engagement")) {
+      log("seeding one link with 10,000 visits and 1,000,000 page events");
+      seeded.engagement = await seedEngagement(seedDb, { login: user.login, fileId: seeded.downloadFileId, versionId: seeded.downloadVersionId });
+    }
   } finally {
     await seedDb.close();
   }
@@ -495,6 +502,9 @@ async function main() {
       }
     }
   }
+
+  // ---- link analytics (issue 30) ----
+  if (only.has("engagement")) await benchEngagement({ base, auth, seeded: seeded.engagement, config, report, figures });
 
   // ---- 200 small uploads ----
   if (only.has("small")) {

@@ -2,15 +2,20 @@ import sharp from "sharp";
 
 /** A one-page PDF whose page shows `text` (Helvetica), with a correct cross-reference table. */
 export function pdfWithText(text: string): Buffer {
-  const escaped = text.replace(/[\\()]/g, (c) => `\\${c}`);
-  const stream = `BT /F1 24 Tf 72 700 Td (${escaped}) Tj ET`;
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-  ];
+  return pdfWithPages([text]);
+}
+
+/** A PDF of one page per text (Helvetica, 24 pt), for page-by-page journeys. */
+export function pdfWithPages(texts: string[]): Buffer {
+  const pages = texts.map((_, i) => 3 + i * 2);
+  const objects = ["<< /Type /Catalog /Pages 2 0 R >>", `<< /Type /Pages /Kids [${pages.map((n) => `${n} 0 R`).join(" ")}] /Count ${texts.length} >>`];
+  const font = 3 + texts.length * 2;
+  for (const text of texts) {
+    const stream = `BT /F1 24 Tf 72 700 Td (${text.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj ET`;
+    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${objects.length + 2} 0 R /Resources << /Font << /F1 ${font} 0 R >> >> >>`);
+    objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
+  }
+  objects.push("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
   let body = "%PDF-1.4\n";
   const offsets: number[] = [];
   objects.forEach((object, i) => {

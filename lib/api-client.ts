@@ -31,6 +31,9 @@ export class ApiError extends Error {
 
 type Body = { json: unknown } | { form: FormData } | undefined;
 
+/** `keepalive`: the request outlives the page that sent it (a viewer's last page times as it closes). */
+type RequestOptions = { keepalive?: boolean };
+
 /** Whom an administrator or manager acts as ("Act as" in the console): kept for this tab only. */
 export type ActingAs = { id: string; name: string };
 
@@ -85,9 +88,9 @@ export function subscribeActingAs(onChange: () => void): () => void {
  * The one place the web client calls fetch. Same-origin requests carry the session cookie and,
  * on POST/PUT/DELETE, the Origin header the server's CSRF check wants.
  */
-async function request(method: string, path: string, body?: Body): Promise<Response> {
+async function request(method: string, path: string, body?: Body, options?: RequestOptions): Promise<Response> {
   const acting = getActingAs();
-  const init: RequestInit = { method, credentials: "same-origin", headers: { Accept: "application/json", ...(acting ? { AsId: acting.id } : {}) } };
+  const init: RequestInit = { method, credentials: "same-origin", keepalive: options?.keepalive, headers: { Accept: "application/json", ...(acting ? { AsId: acting.id } : {}) } };
   if (body && "json" in body) {
     init.body = JSON.stringify(body.json);
     init.headers = { ...init.headers, "Content-Type": "application/json" };
@@ -126,7 +129,7 @@ async function json<T>(response: Response): Promise<T> {
 
 export const api = {
   get: async <T>(path: string) => json<T>(await request("GET", path)),
-  post: async <T>(path: string, body?: unknown) => json<T>(await request("POST", path, { json: body ?? {} })),
+  post: async <T>(path: string, body?: unknown, options?: RequestOptions) => json<T>(await request("POST", path, { json: body ?? {} }, options)),
   put: async <T>(path: string, body: unknown) => json<T>(await request("PUT", path, { json: body })),
   /** Some deletions answer a body (a trash item): callers that want it name its type. */
   delete: async <T = void>(path: string, body?: unknown) => json<T>(await request("DELETE", path, body === undefined ? undefined : { json: body })),

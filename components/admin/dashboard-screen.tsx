@@ -6,6 +6,7 @@ import { formatBytes, formatDate } from "@/components/file-browser/format";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { TimeChart } from "@/components/ui/charts";
 import { htmlLang } from "@/lib/i18n/languages";
 import { useLanguage, useT } from "@/lib/i18n/provider";
 import { jobsQuery } from "@/lib/queries/admin-jobs";
@@ -13,7 +14,6 @@ import { emailsQuery } from "@/lib/queries/admin-mail";
 import { STORAGE_TYPES, type StorageByType } from "@/lib/contracts/stats";
 import { statsQuery } from "@/lib/queries/admin-stats";
 import styles from "./admin.module.css";
-import { TimeChart } from "./charts";
 
 const STORAGE = "#2f5bd3";
 const UPLOADS = "#2f5bd3";

@@ -8,13 +8,18 @@ import { FormStatus } from "@/components/ui/form-status";
 import { api, ApiError } from "@/lib/api-client";
 import type { ShareContentJson } from "@/lib/contracts/shares";
 import { useT } from "@/lib/i18n/provider";
-import { publicShareContentQuery, publicShareQuery, useRefreshPublicLink, withAccess } from "@/lib/queries/public-links";
+import { awaitsVisitor, publicShareContentQuery, publicShareQuery, useRefreshPublicLink, withAccess } from "@/lib/queries/public-links";
 import { formatBytes } from "../file-browser/format";
 import { PreviewBody } from "../file-preview/preview-dialog";
+import { PageViewer } from "./page-viewer";
 import styles from "./public.module.css";
 import { ShareThumb } from "./share-thumb";
 import { closedLinkMessage, UnlockForm } from "./unlock-form";
+import { VisitorGate } from "./visitor-gate";
 
+
+/** PDFs and office documents (file_type "document") and images are read page by page, as the server renders them (issue 30). */
+const PAGED_TYPES = new Set(["document", "image"]);
 
 /** Flag 128: the link's one download is claimed by downloads only, so its previews are renditions. */
 const SINGLE_DOWNLOAD = 128;
@@ -30,9 +35,10 @@ export function ShareScreen({ linkKey }: { linkKey: string }) {
   const share = useQuery(publicShareQuery(linkKey));
   const [trail, setTrail] = useState<{ id: number; name: string }[]>([]);
   const here = trail.at(-1);
-  const content = useQuery(publicShareContentQuery(linkKey, here?.id ?? 0, Boolean(share.data?.unlocked)));
+  const content = useQuery(publicShareContentQuery(linkKey, here?.id ?? 0, Boolean(share.data?.unlocked && !awaitsVisitor(share.data))));
   const [previewing, setPreviewing] = useState<{ item: ShareContentJson; url: string; originals: boolean } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [reading, setReading] = useState<ShareContentJson | null>(null);
 
   if (share.isPending) return <p className={styles.muted}>{t("common.loading")}</p>;
   if (share.isError || !share.data) return <FormStatus status={{ tone: "error", message: t(closedLinkMessage(share.error)) }} banner />;
@@ -57,6 +63,11 @@ export function ShareScreen({ linkKey }: { linkKey: string }) {
   }
 
   async function preview(item: ShareContentJson) {
+    if (item.file_type && PAGED_TYPES.has(item.file_type)) {
+      setPreviewing(null);
+      setReading(item);
+      return;
+    }
     try {
       const token = await fileToken(item, "preview");
       // Originals may be shown: the file itself in the page's own viewers (pdf.js for PDFs). A
@@ -84,6 +95,8 @@ export function ShareScreen({ linkKey }: { linkKey: string }) {
       </p>
       {!data.unlocked ? (
         <UnlockForm kind="share" linkKey={linkKey} needsPassword={data.needs_password} needsCode={data.needs_code} onUnlocked={() => void refreshShare()} />
+      ) : awaitsVisitor(data) ? (
+        <VisitorGate linkKey={linkKey} gate={data.gate} onPassed={() => void refreshShare()} />
       ) : (
         <>
           <div className={styles.bar}>
@@ -143,6 +156,7 @@ export function ShareScreen({ linkKey }: { linkKey: string }) {
           {content.data?.objects.length === 0 && <p className={styles.muted}>{t("share.public.empty")}</p>}
         </>
       )}
+      {reading && <PageViewer linkKey={linkKey} file={reading} onClose={() => setReading(null)} />}
       {previewing && (
         <section className={styles.preview} aria-label={t("preview.title", { name: previewing.item.name })}>
           <div className={styles.bar}>

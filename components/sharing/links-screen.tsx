@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { PageHeader } from "@/components/page-header";
 import { useT } from "@/lib/i18n/provider";
 import { sharesQuery, ulinksQuery } from "@/lib/queries/sharing";
@@ -16,6 +17,9 @@ export function LinksScreen() {
   return (
     <div className={styles.screen}>
       <PageHeader title={t("links.title")} subtitle={t("links.subtitle")} />
+      <Link href="/links/analytics" className={styles.summaryLink}>
+        {t("engagement.summaryLink")}
+      </Link>
       <section aria-labelledby="links-shares" className={styles.section}>
         <h2 id="links-shares" className={styles.screenHeading}>
           {t("links.shares")}

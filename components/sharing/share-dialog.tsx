@@ -1,9 +1,11 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useId, useState } from "react";
 import { LocalTime } from "@/components/local-time";
 import { Button } from "@/components/ui/button";
+import buttons from "@/components/ui/button.module.css";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { FormStatus } from "@/components/ui/form-status";
 import { LINK_PASSWORD_MIN } from "@/lib/contracts/links";
@@ -13,6 +15,7 @@ import type { Item } from "@/lib/queries/files";
 import { linkState, SHARE_FLAGS, shareActivityQuery, sharesQuery, useCreateShare, useDeleteShare, useSendShare, type ShareResponse } from "@/lib/queries/sharing";
 import { describeFileError } from "../file-browser/format";
 import { CopyField } from "./copy-field";
+import { EMPTY_GATE_DRAFT, gateOfDraft, ShareGateEditor, ShareGateFields } from "./share-gate-fields";
 import { SendByMail } from "./send-by-mail";
 import styles from "./sharing.module.css";
 
@@ -37,6 +40,7 @@ export function ShareDialog({ item, onClose }: { item: Item; onClose: () => void
   const [expiration, setExpiration] = useState("");
   const [single, setSingle] = useState(false);
   const [receipt, setReceipt] = useState(false);
+  const [gate, setGate] = useState(EMPTY_GATE_DRAFT);
   const [error, setError] = useState<string | null>(null);
   const [fresh, setFresh] = useState<number | null>(null);
 
@@ -46,6 +50,8 @@ export function ShareDialog({ item, onClose }: { item: Item; onClose: () => void
 
   function submit() {
     if (usePassword && password.length < LINK_PASSWORD_MIN) return setError(t("sharing.passwordShort", { min: LINK_PASSWORD_MIN }));
+    const gateInput = gateOfDraft(gate);
+    if ("badEntry" in gateInput) return setError(t("sharing.gate.badEntry", { entry: gateInput.badEntry }));
     const flags = mode | (usePassword ? SHARE_FLAGS.password : 0) | (single ? SHARE_FLAGS.singleDownload : 0) | (receipt ? SHARE_FLAGS.receipt : 0);
     create.mutate(
       {
@@ -53,11 +59,13 @@ export function ShareDialog({ item, onClose }: { item: Item; onClose: () => void
         flags,
         ...(usePassword ? { password } : {}),
         ...(expiration ? { expiration_date: new Date(`${expiration}T23:59:59`).toISOString() } : {}),
+        ...gateInput.gate,
       },
       {
         onSuccess: (share) => {
           setError(null);
           setPassword("");
+          setGate(EMPTY_GATE_DRAFT);
           setFresh(share.id);
         },
         onError: (e) => setError(describeFileError(e, t)),
@@ -118,15 +126,16 @@ export function ShareDialog({ item, onClose }: { item: Item; onClose: () => void
           <input type="checkbox" checked={receipt} onChange={(e) => setReceipt(e.target.checked)} disabled={mode === SHARE_FLAGS.previewOnly} />
           {t("sharing.receipt")}
         </label>
-        <FormStatus status={error ? { tone: "error", message: error } : null} />
       </fieldset>
+      <ShareGateFields value={gate} onChange={setGate} />
+      <FormStatus status={error ? { tone: "error", message: error } : null} />
     </Dialog>
   );
 }
 
 export function ShareRow({ share, open = false }: { share: ShareResponse; open?: boolean }) {
   const t = useT();
-  const [expanded, setExpanded] = useState<"mail" | "activity" | null>(open ? "mail" : null);
+  const [expanded, setExpanded] = useState<"mail" | "activity" | "gate" | null>(open ? "mail" : null);
   const remove = useDeleteShare();
   const send = useSendShare();
   const state = linkState(share);
@@ -144,12 +153,19 @@ export function ShareRow({ share, open = false }: { share: ShareResponse; open?:
         <Button size="small" variant="ghost" aria-expanded={expanded === "activity"} onClick={() => setExpanded(expanded === "activity" ? null : "activity")}>
           {t("sharing.activity")}
         </Button>
+        <Link href={`/links/${share.id}/analytics`} className={`${buttons.button} ${buttons.ghost} ${buttons.small}`}>
+          {t("engagement.analytics")}
+        </Link>
+        <Button size="small" variant="ghost" aria-expanded={expanded === "gate"} onClick={() => setExpanded(expanded === "gate" ? null : "gate")}>
+          {t("sharing.gate.title")}
+        </Button>
         <Button size="small" variant="ghost" onClick={() => remove.mutate(share.id)} aria-label={t("sharing.deleteLink")}>
           {t("sharing.delete")}
         </Button>
       </div>
       {expanded === "mail" && <SendByMail pending={send.isPending} send={(input) => send.mutateAsync({ shareId: share.id, ...input })} />}
       {expanded === "activity" && <ShareActivityList shareId={share.id} />}
+      {expanded === "gate" && <ShareGateEditor share={share} />}
     </li>
   );
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dateInput, id, paging } from "@/lib/contracts/common";
+import { publicGateJson, shareGateFields, shareGateJson } from "./engagement";
 import { linkKey, linkPassword, linkPhone } from "./links";
 
 export const shareParams = z.object({ shareId: id });
@@ -17,6 +18,8 @@ const shareFields = {
   name: z.string().trim().max(255).nullable().optional(),
   password: linkPassword.nullable().optional(),
   phone: linkPhone.nullable().optional(),
+  // The engagement gate (api.md, "Document engagement on link shares").
+  ...shareGateFields,
 };
 
 export const createShareBody = z.object({ roots: z.array(shareRootInput).min(1).max(1000), ...shareFields });
@@ -61,6 +64,8 @@ export const shareResponse = z.object({
   phone: z.string().nullable(),
   is_valid: z.boolean(),
   consumed_date: z.string().nullable(),
+  /** The engagement gate: zeros and empties when the link has none. */
+  gate: shareGateJson,
 });
 export type ShareResponse = z.infer<typeof shareResponse>;
 
@@ -78,6 +83,8 @@ export const publicShareResponse = z.object({
   can_preview: z.boolean(),
   can_edit: z.boolean(),
   roots: z.array(shareContent).optional(),
+  /** What the link's gate asks of its visitor, and who the access token sent stands for. */
+  gate: publicGateJson,
 });
 
 /** Link-share token routes. */

@@ -3,6 +3,7 @@
 import { queryOptions, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { api } from "@/lib/api-client";
+import type { PublicGateJson } from "@/lib/contracts/engagement";
 import type { ShareContentJson } from "@/lib/contracts/shares";
 import type { PublicUlinkResponse } from "@/lib/contracts/ulinks";
 import { uploadInChunks } from "@/lib/upload-client/chunked-upload";
@@ -56,7 +57,23 @@ export type PublicShare = {
   can_download: boolean;
   can_preview: boolean;
   flags: number;
+  /** What the link's gate asks, and who the access token stands for (api.md, "Document engagement on link shares"). */
+  gate: PublicGateJson;
 };
+
+/** Whether the share's visitor must pass its gate (email, agreement) before seeing anything. */
+export const awaitsVisitor = (share: Pick<PublicShare, "gate">) => Boolean((share.gate.ask_email || share.gate.agreement) && !share.gate.visitor);
+
+/**
+ * POST …/visitor with the unlocking token if any: "sent" when a code was mailed; otherwise the
+ * visitor's access token replaces the stored one (it unlocks the link too).
+ */
+export async function enterVisitor(key: string, input: { email?: string; code?: string; agreement_accepted?: 0 | 1 }): Promise<"sent" | "in"> {
+  const answer = await api.post<{ access_token?: string; code_sent?: boolean }>(withAccess(`${base("share", key)}/visitor`, "share", key), input);
+  if (!answer.access_token) return "sent";
+  linkAccess.set("share", key, answer.access_token);
+  return "in";
+}
 
 export type PublicShareContent = { objects: ShareContentJson[]; folder: { id: number; name: string; parent_id: number } | null };
 

@@ -43,17 +43,26 @@ function useInvalidateSharing() {
   return () => queryClient.invalidateQueries({ queryKey: sharingKeys.all });
 }
 
+/** The gate options of a link share (api.md, "Document engagement on link shares"). */
+export type GateOptions = { ask_email: 0 | 1; verify_email: 0 | 1; allow: string[]; deny: string[]; agreement: string | null; watermark: 0 | 1; notify_view: 0 | 1 };
+
 export type NewShare = {
   roots: { id: number; entity_type: 0 | 1 }[];
   flags: number;
   password?: string;
   expiration_date?: string;
   name?: string;
-};
+} & Partial<GateOptions>;
 
 export function useCreateShare() {
   const invalidate = useInvalidateSharing();
   return useMutation({ mutationFn: (input: NewShare) => api.post<ShareResponse>("/api/share", input), onSuccess: invalidate });
+}
+
+/** PUT /share/(id) with the link's new gate options. */
+export function useUpdateShareGate() {
+  const invalidate = useInvalidateSharing();
+  return useMutation({ mutationFn: ({ shareId, gate }: { shareId: number; gate: GateOptions }) => api.put<ShareResponse>(`/api/share/${shareId}`, gate), onSuccess: invalidate });
 }
 
 export function useDeleteShare() {

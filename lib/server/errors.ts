@@ -18,6 +18,8 @@ const STATUS = {
   /** An OAuth2 token without the scope of the route's area (api.md, "OAuth2"). */
   insufficient_scope: 403,
   weak_password: 403,
+  /** An address a link's gate refuses (its deny list, or not on its allow list): api.md, "Document engagement on link shares". */
+  link_denied: 403,
   not_found: 404,
   link_not_found: 404,
   template_not_found: 404,

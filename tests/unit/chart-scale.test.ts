@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { niceTicks } from "@/components/admin/chart-scale";
+import { niceTicks } from "@/components/ui/chart-scale";
 import { formatBytes } from "@/components/file-browser/format";
 
 const MB = 1024 ** 2;
@@ -26,5 +26,14 @@ describe("niceTicks (the dashboard's value axes)", () => {
       const labels = ticks.map((t) => formatBytes(t, "en"));
       expect(new Set(labels).size, labels.join(" / ")).toBe(labels.length);
     }
+  });
+
+  it("durations step by whole seconds, minutes or hours", () => {
+    expect(niceTicks(0, "seconds")).toEqual([0, 1]);
+    expect(niceTicks(50, "seconds")).toEqual([0, 20, 40, 60]);
+    expect(niceTicks(7 * 60, "seconds")).toEqual([0, 120, 240, 360, 480]);
+    expect(niceTicks(90, "seconds")).toEqual([0, 60, 120]);
+    expect(niceTicks(2.5 * 3600, "seconds")).toEqual([0, 3600, 7200, 10800]);
+    for (const max of [1, 59, 61, 599, 3599, 3601, 86_400]) for (const tick of niceTicks(max, "seconds")) expect(tick % (max >= 3600 ? 3600 : max >= 60 ? 60 : 1)).toBe(0);
   });
 });

@@ -9,6 +9,7 @@ import { FILE_EVENT, recordEvent } from "../events/record-event";
 import { getFileOrThrow } from "../files/get-file";
 import { redeemFileToken } from "../tokens/redeem-file-token";
 import { attachmentDisposition } from "./content-disposition";
+import type { OpenedBlob } from "./send-blob";
 import { parseRange } from "./range";
 import { servedType } from "./served-type";
 
@@ -23,6 +24,8 @@ export type PreparedDownload = {
   status: 200 | 206 | 304;
   headers: Record<string, string>;
   body: { blobId: string; range?: ByteRange } | null;
+  /** Bytes made for this answer (a watermarked copy, share-download.ts), sent instead of a blob; `body` is then null. */
+  made?: OpenedBlob;
   settle?: (complete: boolean) => Promise<void>;
 };
 

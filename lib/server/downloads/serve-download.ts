@@ -46,7 +46,7 @@ function nodeDownloadHandler(prepare: Prepare) {
         return;
       }
       // Opened before the headers go out, so a missing blob is still a clean 404.
-      const blob = prepared.body ? await openBlob(prepared.body.blobId, prepared.body.range) : null;
+      const blob = prepared.made ?? (prepared.body ? await openBlob(prepared.body.blobId, prepared.body.range) : null);
       res.writeHead(prepared.status, prepared.headers);
       if (!blob) {
         res.end();

@@ -27,6 +27,8 @@ type Spec<P, Q, B, K extends LinkKind = LinkKind> = {
   body?: B;
   /** With auth "link": which kind of link the path's `key` names. */
   link?: LinkSpec<K>;
+  /** A JSON body larger than this many bytes is a 413 (default and maximum: JSON_BODY_LIMIT, 1 MiB). */
+  bodyLimit?: number;
 };
 
 /** The context of a link visitor's operation: the resolved link instead of an actor. */
@@ -117,7 +119,7 @@ export async function runOperation<A extends Auth, P extends Schema | undefined,
   const actor = await authenticate(db, req, spec.auth ?? "user", { request, url });
   const ctx: Ctx = { db, actor, request };
   const rawQuery = Object.fromEntries(url.searchParams);
-  const rawBody = spec.body ? await readJson(source) : undefined;
+  const rawBody = spec.body ? await readJson(source, spec.bodyLimit) : undefined;
   refuseNul(rawParams, "params");
   refuseNul(rawQuery, "query");
   refuseNul(rawBody, "body");

@@ -27,6 +27,7 @@ const HANDLERS: Record<string, () => Promise<JobHandler>> = {
   "oauth2.purge": async () => (await import("../oauth2/purge-expired-tokens")).purgeExpiredOAuthTokensJob,
   "archives.move": async () => (await import("../archives/move-archive-job")).moveArchiveJob,
   "archives.restore": async () => (await import("../archives/restore-archive-job")).restoreArchiveJob,
+  "engagement.daily": async () => (await import("../engagement/jobs/engagement-daily")).engagementDailyJob,
 };
 
 export async function handlerFor(kind: string): Promise<JobHandler | undefined> {

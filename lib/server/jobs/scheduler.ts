@@ -26,6 +26,9 @@ export const PERIODIC_JOBS: Array<{ kind: string; everyMs: () => number }> = [
   { kind: "sso.purge", everyMs: () => HOUR },
   // Expired OAuth2 tokens and the grants they leave empty (lib/server/oauth2/purge-expired-tokens.ts).
   { kind: "oauth2.purge", everyMs: () => HOUR },
+  // Link engagement: the daily figures of the days before today, and page events past
+  // ENGAGEMENT_RETENTION_DAYS folded into daily totals (lib/server/engagement/jobs/engagement-daily.ts).
+  { kind: "engagement.daily", everyMs: () => 24 * HOUR },
 ];
 
 /** First pass shortly after start (JOBS_FIRST_TICK_MS, default 30 s), then every few minutes or faster for short periods. */

@@ -57,12 +57,12 @@ export async function checkLinkSecret(db: DbOrTx, link: ProtectedLink, secret: L
   return { access_token: token };
 }
 
-/** The newest unused, unexpired code of the link, if `code` is it. */
+/** The newest unused, unexpired SMS code of the link (not a visitor's mailed code), if `code` is it. */
 async function findCode(db: DbOrTx, link: ProtectedLink, code: string): Promise<number | null> {
   const [row] = await db
     .select({ id: linkCodes.id, codeHash: linkCodes.codeHash })
     .from(linkCodes)
-    .where(and(eq(linkCodes.linkType, link.linkType), eq(linkCodes.linkId, link.linkId), isNull(linkCodes.usedAt), gt(linkCodes.expiresAt, new Date())))
+    .where(and(eq(linkCodes.linkType, link.linkType), eq(linkCodes.linkId, link.linkId), isNull(linkCodes.email), isNull(linkCodes.usedAt), gt(linkCodes.expiresAt, new Date())))
     .orderBy(desc(linkCodes.id))
     .limit(1);
   return row && row.codeHash === hashLinkCode(link.linkType, link.linkId, code.trim()) ? row.id : null;

@@ -7,7 +7,8 @@ import { AppError } from "../errors";
 import { findVisitRecipient } from "../share-emails/visit-recipient";
 import { getPublicShareOrThrow, protectionOf } from "../shares/load-share";
 import { openUlinkOrThrow, ulinkProtection } from "../ulinks/ulink-access";
-import { hasLinkAccess } from "./link-access";
+import { needsVisitor } from "../engagement/gate/share-gate";
+import { findLinkAccess } from "./link-access";
 import { isProtected, type ProtectedLink } from "./link-types";
 
 /** The public links a visitor reaches by key: a link share (its legacy /sharelink form included) or a drop link. */
@@ -21,6 +22,12 @@ export type LinkSpec<K extends LinkKind = LinkKind> = {
    * locked, `unlocked` saying which; every other operation is a 401 until an access token unlocks it.
    */
   allowLocked?: boolean;
+  /**
+   * A share whose gate asks for an email or an agreement answers its other operations only to an
+   * access token of one of its visitors (401 before); `POST …/visitor` itself answers before
+   * (api.md, "Document engagement on link shares"). `allowLocked` implies it.
+   */
+  beforeVisitor?: boolean;
 };
 
 type Unlocking = {
@@ -34,7 +41,13 @@ type Unlocking = {
  * A link share's visitor. A visit through an email share's personal address (`r`) names its
  * recipient, for the owner's statistics; null for a key of another share, or none.
  */
-export type ShareVisit = Unlocking & { kind: "share"; share: ShareRow; recipientId: number | null };
+export type ShareVisit = Unlocking & {
+  kind: "share";
+  share: ShareRow;
+  recipientId: number | null;
+  /** The visitor (link_visitors) the access token sent was handed to; null for none, or a passcheck token. */
+  visitorId: number | null;
+};
 /** A drop link's visitor: the link ready to receive, its owner (deposits are committed as them) and folder. */
 export type UlinkVisit = Unlocking & { kind: "ulink"; link: UlinkRow; owner: User; folderId: number };
 export type LinkVisit = ShareVisit | UlinkVisit;
@@ -71,20 +84,27 @@ export async function resolveLinkVisitor<K extends LinkKind>(db: DbOrTx, req: Re
   const { accessToken, recipientKey } = readVisitorCredentials(req);
   if (spec.kind === "share") {
     const share = await getPublicShareOrThrow(db, key);
-    const unlocked = await unlock(db, protectionOf(share), accessToken, spec);
+    const access = await findLinkAccess(db, "share", share.id, accessToken);
+    const unlocked = assertUnlocked(protectionOf(share), access !== null, spec);
+    const visitorId = access?.visitorId ?? null;
+    if (needsVisitor(share.gate) && visitorId === null && !spec.allowLocked && !spec.beforeVisitor) {
+      throw new AppError("unauthorized", "This link asks who you are first: POST /share/key/(key)/visitor, then send the access_token it returns");
+    }
     // Looked up only for an unlocked visit: a locked one records nothing.
     const recipientId = unlocked && recipientKey ? await findVisitRecipient(db, share.id, recipientKey) : null;
-    const visit: ShareVisit = { kind: "share", share, recipientId, unlocked, accessToken };
+    const visit: ShareVisit = { kind: "share", share, recipientId, visitorId, unlocked, accessToken };
     return visit as VisitOf<K>;
   }
   const { link, owner, folderId } = await openUlinkOrThrow(db, key);
-  const unlocked = await unlock(db, ulinkProtection(link), accessToken, spec);
+  const protection = ulinkProtection(link);
+  const unlocked = assertUnlocked(protection, isProtected(protection) && (await findLinkAccess(db, "ulink", link.id, accessToken)) !== null, spec);
   const visit: UlinkVisit = { kind: "ulink", link, owner, folderId, unlocked, accessToken };
   return visit as VisitOf<K>;
 }
 
-async function unlock(db: DbOrTx, link: ProtectedLink, accessToken: string | null, spec: LinkSpec): Promise<boolean> {
-  const unlocked = !isProtected(link) || (await hasLinkAccess(db, link.linkType, link.linkId, accessToken));
+/** `hasAccess`: the request carries a live access token of this very link. */
+function assertUnlocked(link: ProtectedLink, hasAccess: boolean, spec: LinkSpec): boolean {
+  const unlocked = !isProtected(link) || hasAccess;
   if (!unlocked && !spec.allowLocked) {
     throw new AppError("unauthorized", "This link is protected: send the access_token that passcheck returns");
   }

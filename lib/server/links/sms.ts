@@ -1,6 +1,6 @@
 import "server-only";
 import { randomInt } from "node:crypto";
-import { and, desc, eq, gt } from "drizzle-orm";
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { linkCodes } from "@/db/schema";
 import { AppError } from "../errors";
@@ -20,7 +20,7 @@ export async function sendLinkCode(db: DbOrTx, link: { linkType: LinkType; linkI
   const [last] = await db
     .select({ createdAt: linkCodes.createdAt })
     .from(linkCodes)
-    .where(and(eq(linkCodes.linkType, link.linkType), eq(linkCodes.linkId, link.linkId), gt(linkCodes.createdAt, new Date(Date.now() - RESEND_AFTER_MS))))
+    .where(and(eq(linkCodes.linkType, link.linkType), eq(linkCodes.linkId, link.linkId), isNull(linkCodes.email), gt(linkCodes.createdAt, new Date(Date.now() - RESEND_AFTER_MS))))
     .orderBy(desc(linkCodes.id))
     .limit(1);
   if (last) {

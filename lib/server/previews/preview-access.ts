@@ -2,6 +2,7 @@ import "server-only";
 import type { FileRow, FileVersion } from "@/db/schema";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";
+import { isWatermarked } from "../engagement/watermark-text";
 import { getFileOrThrow } from "../files/get-file";
 import { isSingleDownload, shareCans } from "../shares/share-flags";
 import { redeemShareToken } from "../shares/share-tokens";
@@ -25,6 +26,10 @@ export async function getPreviewAccessOrThrow(ctx: Ctx, versionId: number, token
     const viaShare = await redeemShareToken(ctx.db, token, "preview");
     if (viaShare) {
       if (viaShare.version.id !== versionId) throw new AppError("forbidden", "This preview token is for another file");
+      // A watermarked link shows its pages through the page images only, which carry the watermark.
+      if (isWatermarked(viaShare.share)) {
+        throw new AppError("forbidden", "This link watermarks its documents: its pages are shown by GET /share/key/(key)/file/(fileId)/page/(page)");
+      }
       // A single-download link's one download is claimed by the download paths only; handing out
       // its original here would let it be read any number of times, so its previews are renditions.
       const originals = shareCans(viaShare.share.flags).can_download && !isSingleDownload(viaShare.share);

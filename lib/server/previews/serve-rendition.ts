@@ -11,7 +11,7 @@ import { PdfPageOutOfRange, PdfTooHeavy, renderPdfPage, REQUEST_WAIT_MS } from "
 import { renderTextScreen } from "./text-rendition";
 
 /** The longer side of a rendition: enough to read a page or look at a photo, never the original. */
-const RENDITION_SIDE = 1600;
+export const RENDITION_SIDE = 1600;
 const MAX_INPUT_PIXELS = 50_000_000;
 /** The pages a preview page shows as images at most. */
 export const MAX_RENDERED_PAGES = 50;
@@ -33,38 +33,49 @@ export const MAX_RENDITION_INPUT_BYTES = 200 * 1024 * 1024;
  * error body, never a 500 nor a connection cut mid-answer.
  */
 export async function serveRendition(file: FileRow, version: FileVersion, page: number): Promise<Response> {
+  const { bytes, type } = await makeRendition(file, version, page);
+  return new Response(new Uint8Array(bytes), { headers: { ...HEADERS, "Content-Type": type, "Content-Length": String(bytes.length) } });
+}
+
+/** A rendition made whole: WebP for an image, PNG for a document's page or a text's first screen. */
+export type Rendition = { bytes: Buffer; type: "image/webp" | "image/png" };
+
+/**
+ * The rendition of page `page` of a version (serveRendition's rules), its longer side at most
+ * `side` pixels. Also what the public viewer's page images are made of (serve-share-page.ts).
+ */
+export async function makeRendition(file: FileRow, version: FileVersion, page: number, side = RENDITION_SIDE): Promise<Rendition> {
   if (!version.blobId) throw new AppError("not_found", "The content of this file is missing");
   const kind = contentKind(version.mime, file.name);
   if (kind === "image") {
-    const webp = await renderImage(version.blobId, version.size);
-    return new Response(new Uint8Array(webp), { headers: { ...HEADERS, "Content-Type": "image/webp", "Content-Length": String(webp.length) } });
+    return { bytes: await renderImage(version.blobId, version.size, side), type: "image/webp" };
   }
   if (kind === "pdf" || kind === "office") {
     // An office document is paged through the PDF LibreOffice made of it (previews job).
     const pdf = kind === "pdf" ? { blobId: version.blobId, size: version.size } : await findRendition(await getDb(), version);
     if (!pdf) throw new AppError("not_found", "The preview of this document is not ready, or could not be made");
     // Rendered by a PDF worker within its limits; when none is free in time, 423 (being prepared).
-    const { png } = await renderPdfPage(pdf, page, RENDITION_SIDE, { waitMs: REQUEST_WAIT_MS }).catch((error: unknown) => {
+    const { png } = await renderPdfPage(pdf, page, side, { waitMs: REQUEST_WAIT_MS }).catch((error: unknown) => {
       if (error instanceof PdfPageOutOfRange) throw new AppError("not_found", error.message);
       if (error instanceof PdfTooHeavy) throw new AppError("unsupported_media_type", error.message);
       throw error instanceof AppError ? error : unrenderable(error);
     });
-    return new Response(new Uint8Array(png), { headers: { ...HEADERS, "Content-Type": "image/png", "Content-Length": String(png.length) } });
+    return { bytes: png, type: "image/png" };
   }
   if (kind === "text") {
     if (page > 1) throw new AppError("not_found", "The preview of a text is its first screen only");
     const png = await renderTextScreen(version.blobId, version.size).catch((error: unknown) => {
       throw unrenderable(error);
     });
-    return new Response(new Uint8Array(png), { headers: { ...HEADERS, "Content-Type": "image/png", "Content-Length": String(png.length) } });
+    return { bytes: png, type: "image/png" };
   }
   throw new AppError("forbidden", "This link only allows previews, and this format has none");
 }
 
-async function renderImage(blobId: string, size: number): Promise<Buffer> {
+async function renderImage(blobId: string, size: number, side: number): Promise<Buffer> {
   if (size > MAX_RENDITION_INPUT_BYTES) throw unrenderable(new Error(`${size} bytes is too large for a rendition`));
   const source = await getBlobStore().read(blobId);
-  const resized = sharp({ limitInputPixels: MAX_INPUT_PIXELS }).rotate().resize({ width: RENDITION_SIDE, height: RENDITION_SIDE, fit: "inside", withoutEnlargement: true }).webp({ quality: 82 });
+  const resized = sharp({ limitInputPixels: MAX_INPUT_PIXELS }).rotate().resize({ width: side, height: side, fit: "inside", withoutEnlargement: true }).webp({ quality: 82 });
   // A failing read of our own store is our fault (500); a failing decode is the file's (415).
   let readError: unknown = null;
   source.on("error", (error) => {

@@ -7,6 +7,7 @@ import { getPlatformConfig } from "../config/platform-config";
 import { logWho, type AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { FILE_EVENT, FOLDER_EVENT, recordEvent } from "../events/record-event";
+import { mergeGate } from "../engagement/gate/share-gate";
 import { newLinkKey } from "../links/link-key";
 import { presentShare } from "./present-share";
 import { resolveRootsForShare } from "./share-items";
@@ -36,6 +37,7 @@ export async function createShare(ctx: AuthedCtx, input: CreateShareInput, base:
         ownerId: user.id,
         passwordHash: protection.passwordHash,
         phone: protection.phone,
+        gate: mergeGate(null, input),
       })
       .returning();
     await tx.insert(shareRoots).values(roots.map((r) => ({ shareId: share.id, entityType: r.entityType, objectId: r.objectId })));

@@ -2,6 +2,7 @@ import "server-only";
 import type { DbOrTx } from "@/db";
 import type { ShareRow } from "@/db/schema";
 import type { ShareResponse } from "@/lib/contracts/shares";
+import { shareGateJson } from "../engagement/gate/share-gate";
 import { iso } from "../present/envelope";
 import { loadOwnerNames } from "../users/owner-names";
 import { isConsumed, isExpired, needsPassword } from "./share-flags";
@@ -30,6 +31,7 @@ export async function presentShares(db: DbOrTx, list: ShareRow[], base: string):
     phone: share.phone,
     is_valid: !isExpired(share) && !isConsumed(share),
     consumed_date: iso(share.consumedAt),
+    gate: shareGateJson(share.gate),
   }));
 }
 

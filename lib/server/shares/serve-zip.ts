@@ -7,6 +7,7 @@ import { getBlobStore } from "@/lib/server/blobs/stores";
 import { attachmentDisposition } from "../downloads/content-disposition";
 import { sendError, toWebRequest } from "../http/node-route";
 import { AppError } from "../errors";
+import { isWatermarked } from "../engagement/watermark-text";
 import { parseEnvironment } from "../events/record-event";
 import { requestInfo } from "../http/request-info";
 import { appUrl } from "../mail/app-url";
@@ -41,6 +42,8 @@ export async function serveShareZip(req: IncomingMessage, res: ServerResponse): 
     const { share, recipientId } = await resolveLinkVisitor(db, request, rawKey === undefined ? undefined : decodeURIComponent(rawKey), { kind: "share" });
     shareId = share.id;
     await assertShareAllows(db, share, "download");
+    // A zip would carry the documents unstamped: a watermarked link's files are downloaded one by one.
+    if (isWatermarked(share)) throw new AppError("forbidden", "This link watermarks its documents: download them one by one, the zip of the whole share is not offered");
     const entries = await listZipEntries(db, share);
     const name = `${(share.name || "share").replace(/[/\\]/g, "_")}.zip`;
     const headers = { "Content-Type": "application/zip", "Content-Disposition": attachmentDisposition(name), "Cache-Control": "private, no-store, no-transform", "X-Content-Type-Options": "nosniff" };

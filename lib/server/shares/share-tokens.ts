@@ -9,6 +9,7 @@ import { AppError } from "../errors";
 import { FILE_TOKEN_TTL_MS } from "../tokens/create-file-token";
 import { assertUsable } from "./load-share";
 import type { ShareVisit } from "../links/resolve-link-visitor";
+import { isWatermarked, visitorTokenEnding } from "../engagement/watermark-text";
 import { recordShareAccess } from "./record-access";
 import { shareCans } from "./share-flags";
 import { getSharedFileOrThrow, loadRootItems } from "./share-items";
@@ -30,10 +31,11 @@ export async function assertShareAllows(db: DbOrTx, share: ShareRow, type: Share
  * a user, redeemed by the same routes as user tokens (`GET /file/download?token=` for
  * downloads). Issuing a preview token counts as a preview of the file.
  */
-export async function createShareToken(ctx: Ctx, { share, recipientId }: ShareVisit, ref: ShareFileRef, type: ShareTokenType): Promise<{ token: string }> {
+export async function createShareToken(ctx: Ctx, { share, recipientId, accessToken }: ShareVisit, ref: ShareFileRef, type: ShareTokenType): Promise<{ token: string }> {
   await assertShareAllows(ctx.db, share, type);
   const { file, version } = await findFile(ctx.db, share, ref);
-  const token = newToken();
+  // A watermarked link's download names its visitor in the token, for the stamp (watermark-text.ts).
+  const token = newToken() + (type === "download" && isWatermarked(share) ? await visitorTokenEnding(ctx.db, share.id, accessToken) : "");
   await ctx.db.transaction(async (tx) => {
     await tx.delete(fileTokens).where(and(eq(fileTokens.shareId, share.id), lt(fileTokens.expiresAt, new Date())));
     await tx.insert(fileTokens).values({ tokenHash: hashToken(token), versionId: version.id, shareId: share.id, recipientId, type, expiresAt: new Date(Date.now() + FILE_TOKEN_TTL_MS) });

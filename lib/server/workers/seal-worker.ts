@@ -2,13 +2,18 @@
 // web process's event loop (lib/server/signatures/seal/seal-pool.ts runs it). Bundled by esbuild
 // (package.json build:server; bundled-worker.ts for tests and `next dev`). The signing key stays
 // on the main thread: the seal asks it for each signature it needs (`call("sign")`).
+import { writeFile } from "node:fs/promises";
 import type { DigestAlgorithm, Signer } from "@libpdf/core";
 import { AppError } from "../errors";
 import { renderAuditTrail, type AuditTrailInput } from "../signatures/seal/audit-trail-pdf";
 import { inspectPdf } from "../signatures/seal/inspect-pdf";
 import { sealWithSigner, type SealInfo } from "../signatures/seal/seal-with-signer";
 import { stampFields, type Stamp } from "../signatures/seal/stamp-fields";
+import { stampWatermark, WatermarkRefused } from "../engagement/stamp-watermark";
 import { serveOperations, type Call, type Operation } from "./worker-side.mjs";
+
+/** A watermark reads its PDF in ranges of this size. */
+const WATERMARK_READ = 4 * 1024 * 1024;
 
 /** A signer as it crosses threads: its certificates and algorithms, without `sign`. */
 export type SignerShape = Omit<Signer, "sign">;
@@ -49,4 +54,23 @@ serveOperations({
   auditTrail: withAppErrors(async ({ input, info, signer }: { input: AuditTrailInput; info: SealInfo; signer: SignerShape }, call) =>
     handOver(await sealWithSigner(await renderAuditTrail(input), info, signerFor(signer, call))),
   ),
+  /**
+   * {size, line, file} → {size}: the PDF (read range by range through the main thread) with the
+   * watermark's line on every page, written to `file` (a temporary file the main thread streams
+   * and removes), so the stamped copy never crosses threads nor sits whole on the web thread.
+   */
+  watermark: async ({ size, line, file }: { size: number; line: string; file: string }, call) => {
+    const pdf = new Uint8Array(size);
+    for (let start = 0; start < size; start += WATERMARK_READ) {
+      pdf.set((await call("read", { start, end: Math.min(size, start + WATERMARK_READ) - 1 })) as Uint8Array, start);
+    }
+    try {
+      const stamped = await stampWatermark(pdf, line);
+      await writeFile(file, stamped, { mode: 0o600 });
+      return { value: { size: stamped.length } };
+    } catch (error) {
+      if (error instanceof WatermarkRefused) throw Object.assign(new Error(error.message), { code: error.code });
+      throw error;
+    }
+  },
 });

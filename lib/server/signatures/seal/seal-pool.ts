@@ -13,7 +13,7 @@ const REQUEST_WAIT_MS = 10_000;
  * SIGNATURE_WORKER_MEMORY_MB (default 1024) and each task SIGNATURE_TIMEOUT_MS (default 120 s).
  * One pool per process (globalThis: Next loads this module once per route bundle).
  */
-function sealPool(): Promise<WorkerPool> {
+export function sealPool(): Promise<WorkerPool> {
   const shared = globalThis as unknown as { __coffreSealPool?: Promise<WorkerPool> };
   shared.__coffreSealPool ??= bundledWorkerFile("seal-worker").then(
     (file) =>

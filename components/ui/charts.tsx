@@ -2,8 +2,9 @@
 
 import { useId } from "react";
 import { useT } from "@/lib/i18n/provider";
-import styles from "./admin.module.css";
 import { niceTicks, type ScaleKind } from "./chart-scale";
+import styles from "./charts.module.css";
+import tables from "./table.module.css";
 
 /**
  * Plain SVG charts drawn by React (the pages' CSP forbids the inline styles and eval some chart
@@ -19,13 +20,20 @@ export type Series = { name: string; color: string; values: number[] };
 
 type ChartProps = {
   title: string;
-  /** One label per point (the days), shared by every series. */
+  /** One label per point (the days, or the pages), shared by every series. */
   labels: string[];
   series: Series[];
-  /** The value axis: whole counts, or bytes at round amounts of one unit. */
+  /** The value axis: whole counts, bytes at round amounts of one unit, or seconds. */
   scale: ScaleKind;
   format: (n: number) => string;
+  /** The heading of the table's first column ("Day" unless told). */
+  labelHeading?: string;
 };
+
+/** Bars per category, e.g. the pages of a document (x: the page, y: its views or its median time). */
+export function BarChart(props: ChartProps & { labelHeading: string }) {
+  return <TimeChart kind="bars" {...props} />;
+}
 
 /** A filled line (one series, e.g. storage over days) or bars side by side (several series per day). */
 export function TimeChart({ kind, ...props }: ChartProps & { kind: "area" | "bars" }) {
@@ -88,7 +96,7 @@ function Bars({ series, slot, x, y }: { series: Series[]; slot: number; x: (i: n
 function Axes({ ticks, format, labels, x, y }: { ticks: number[]; format: (n: number) => string; labels: string[]; x: (i: number) => number; y: (v: number) => number }) {
   // At most about six day labels, evenly spread, so they never overlap (the last day, today, always shown).
   const every = Math.max(1, Math.ceil(labels.length / 6));
-  const shown = (i: number) => i === labels.length - 1 || (i % every === 0 && labels.length - 1 - i >= every / 2);
+  const shown = (i: number) => i === labels.length - 1 || (i % every === 0 && labels.length - 1 - i >= every);
   return (
     <g fontSize={13} fill="#525a66" aria-hidden="true">
       {ticks.map((v) => (
@@ -124,19 +132,19 @@ function Legend({ series }: { series: Series[] }) {
 }
 
 /** The chart's figures as a table, folded under a native disclosure (keyboard and screen readers for free). */
-function ChartTable({ title, labels, series, format }: ChartProps) {
+function ChartTable({ title, labels, series, format, labelHeading }: ChartProps) {
   const t = useT();
   return (
     <details className={styles.chartTable}>
       <summary>{t("admin.dashboard.showTable")}</summary>
-      <div className={styles.tableWrap}>
-        <table className={styles.table}>
+      <div className={tables.tableWrap}>
+        <table className={tables.table}>
           <caption className="visually-hidden">{title}</caption>
           <thead>
             <tr>
-              <th scope="col">{t("admin.dashboard.day")}</th>
+              <th scope="col">{labelHeading ?? t("admin.dashboard.day")}</th>
               {series.map((s) => (
-                <th key={s.name} scope="col" className={styles.num}>
+                <th key={s.name} scope="col" className={tables.num}>
                   {s.name}
                 </th>
               ))}
@@ -147,7 +155,7 @@ function ChartTable({ title, labels, series, format }: ChartProps) {
               <tr key={`${label}-${i}`}>
                 <th scope="row">{label}</th>
                 {series.map((s) => (
-                  <td key={s.name} className={styles.num}>
+                  <td key={s.name} className={tables.num}>
                     {format(s.values[i] ?? 0)}
                   </td>
                 ))}
