@@ -11,7 +11,7 @@ test("the owner asks visitors for an email and an agreement; a visitor passes th
   await seedFolder(request, name, ["proposal.txt", "pricing.txt"]);
   await signInAsAdmin(page);
   await page.goto("/files");
-  // The row's own menu: a click on a row low in a long list (the full run's) did not always select it.
+  // The row's own menu, below the fold in the full run's long list (it once scrolled the list to its top).
   await expect(row(page, name)).toBeVisible();
   await row(page, name).getByRole("button", { name: `More actions for ${name}` }).click();
   await page.getByRole("menuitem", { name: "Share by link" }).click();

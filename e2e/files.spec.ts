@@ -122,12 +122,31 @@ test("files are renamed, moved with the folder picker, and deleted with an undo"
   await screenshot(page, "files-organised");
 });
 
+test("a row below the fold opens its menu from its “⋯” without the list jumping to the top", async ({ page, request }) => {
+  const names = Array.from({ length: 24 }, (_, i) => `row-${String(i).padStart(2, "0")}.txt`);
+  const folder = await seedFolder(request, `Long ${suffix()}`, names);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await signInAsAdmin(page);
+  await page.goto(`/files/${folder.id}`);
+  const grid = page.getByRole("grid");
+  // Row 12 sits below the list's visible height: the click on its button is the grid's first focus.
+  await grid.evaluate((el) => (el.scrollTop = 12 * 44));
+  const target = row(page, "row-12.txt");
+  await target.getByRole("button", { name: "More actions for row-12.txt" }).click();
+  await expect(page.getByRole("menuitem", { name: "Rename" })).toBeVisible();
+  await expect(target).toHaveAttribute("aria-selected", "true");
+  expect(await grid.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+  await page.keyboard.press("Escape");
+});
+
 test("a deleted file is restored from the trash page, and the trash is emptied", async ({ page, request }) => {
-  const folder = await seedFolder(request, `Trash ${suffix()}`, ["keep-me.txt", "lose-me.txt"]);
+  // Names of this run only: a retry finds the first attempt's files still in the trash.
+  const [keep, lose] = [`keep-${suffix()}.txt`, `lose-${suffix()}.txt`];
+  const folder = await seedFolder(request, `Trash ${suffix()}`, [keep, lose]);
   await signInAsAdmin(page);
   await page.goto(`/files/${folder.id}`);
 
-  for (const name of ["keep-me.txt", "lose-me.txt"]) {
+  for (const name of [keep, lose]) {
     await row(page, name).click({ button: "right" });
     await page.getByRole("menuitem", { name: "Delete" }).click();
     await expect(row(page, name)).toHaveCount(0);
@@ -135,10 +154,10 @@ test("a deleted file is restored from the trash page, and the trash is emptied",
 
   await page.getByRole("link", { name: "Trash" }).click();
   await expect(page).toHaveURL("/trash");
-  const kept = page.getByRole("listitem").filter({ hasText: "keep-me.txt" });
+  const kept = page.getByRole("listitem").filter({ hasText: keep });
   await expect(kept).toContainText(folder.name);
-  await kept.getByRole("button", { name: "Restore keep-me.txt", exact: true }).click();
-  await expect(page.getByRole("status").filter({ hasText: "“keep-me.txt” was restored" })).toBeVisible();
+  await kept.getByRole("button", { name: `Restore ${keep}`, exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: `“${keep}” was restored` })).toBeVisible();
   await expect(kept).toHaveCount(0);
   await screenshot(page, "trash-restored");
 
@@ -150,8 +169,8 @@ test("a deleted file is restored from the trash page, and the trash is emptied",
   await screenshot(page, "trash-emptied");
 
   await page.goto(`/files/${folder.id}`);
-  await expect(row(page, "keep-me.txt")).toBeVisible();
-  await expect(row(page, "lose-me.txt")).toHaveCount(0);
+  await expect(row(page, keep)).toBeVisible();
+  await expect(row(page, lose)).toHaveCount(0);
 });
 
 test("a name is found by search and its folder opens from the result", async ({ page, request }) => {

@@ -124,8 +124,11 @@ export function FileList(props: Props) {
       tabIndex={0}
       onKeyDown={onKeyDown}
       onScroll={(e) => setView({ top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight })}
-      onFocus={() => {
-        if (active < 0 && items.length > 0) props.onActive(0);
+      onFocus={(e) => {
+        // The grid itself taking focus (Tab, or a click on a row) starts on the first row in view: row 0
+        // would scroll the list to its top under the pointer, and the click would land on another row.
+        // A focused button inside a row (its "⋯") bubbles here too, and must not move anything.
+        if (e.target === e.currentTarget && active < 0 && items.length > 0) props.onActive(Math.min(items.length - 1, Math.ceil(e.currentTarget.scrollTop / rowHeight)));
       }}
     >
       <div role="row" aria-rowindex={1} className={`${styles.row} ${styles.headerRow}`}>

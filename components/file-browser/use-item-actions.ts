@@ -56,8 +56,9 @@ export function useItemActions(selection: Selection, isSearching: boolean, leave
   function remove(list: Item[]) {
     if (list.length === 0 || !list.every((i) => i.can_delete)) return;
     deleteItems.mutate(list, {
+      // Only the deleted rows leave the selection: the next row may have been picked while the server answered.
       onSuccess: (trashed) => {
-        selection.clear();
+        selection.forget(list);
         toast({
           tone: "info",
           message: list.length === 1 ? t("files.deletedOne", { name: list[0].name }) : t("files.deletedMany", { count: list.length }),
@@ -75,7 +76,7 @@ export function useItemActions(selection: Selection, isSearching: boolean, leave
   function archive(item: Item) {
     archiveItem.mutate(item, {
       onSuccess: () => {
-        selection.clear();
+        selection.forget([item]);
         toast({ tone: "info", message: t("archives.archived", { name: item.name }), action: { label: t("archives.open"), run: () => router.push("/archives") } });
       },
       onError: failed,

@@ -34,7 +34,14 @@ export function useSelection(items: Item[]) {
 
   const selectAll = () => setSelected(new Set(items.map(itemKey)));
   const clear = () => setSelected(new Set());
-  return { selected, selectedItems, active, setActive, select, selectAll, clear };
+  /** Items gone (deleted, archived) leave the selection; what was selected since stays selected. */
+  const forget = (gone: Item[]) =>
+    setSelected((previous) => {
+      const next = new Set(previous);
+      for (const item of gone) next.delete(itemKey(item));
+      return next.size === previous.size ? previous : next;
+    });
+  return { selected, selectedItems, active, setActive, select, selectAll, clear, forget };
 }
 
 export type Selection = ReturnType<typeof useSelection>;
