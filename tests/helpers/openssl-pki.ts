@@ -24,19 +24,24 @@ export type TestPki = {
   ocspUrl: string;
   /** The seal's key and chain as a PKCS#12 file (password "p12 secret"). */
   p12: string;
+  /** The same for the seal certificate with a CRL distribution point. */
+  crlP12: string;
   rootPem: string;
   tsa: { mode: ServiceMode; requests: number };
+  /** The OCSP responder, which also serves the CRL (GET). */
   ocsp: { mode: ServiceMode; requests: number };
-  /** Marks a certificate revoked in the responder's index ("seal" or "tsa"). */
-  revoke(which: "seal" | "tsa"): Promise<void>;
+  /** Marks a certificate revoked in the responder's index (and the next CRL). */
+  revoke(which: Name): Promise<void>;
   close(): Promise<void>;
 };
 
-const SERIALS = { seal: "1001", tsa: "2001" } as const;
-const SUBJECTS = { seal: "/CN=Test long-term seal/O=Coffre tests", tsa: "/CN=Test TSA/O=Coffre tests" } as const;
+type Name = "seal" | "tsa" | "crlseal";
+const NAMES = ["seal", "tsa", "crlseal"] as const;
+const SERIALS = { seal: "1001", tsa: "2001", crlseal: "3001" } as const;
+const SUBJECTS = { seal: "/CN=Test long-term seal/O=Coffre tests", tsa: "/CN=Test TSA/O=Coffre tests", crlseal: "/CN=Test CRL seal/O=Coffre tests" } as const;
 
-/** An HTTP service answering each POST with what `answer` makes of the request body. */
-async function service(state: { mode: ServiceMode; requests: number }, type: string, answer: (body: Buffer) => Promise<Buffer>): Promise<{ server: Server; url: string }> {
+/** An HTTP service answering each request with what `answer` makes of its method and body. */
+async function service(state: { mode: ServiceMode; requests: number }, type: string, answer: (body: Buffer, method: string) => Promise<Buffer>): Promise<{ server: Server; url: string }> {
   let last: Buffer | null = null;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -45,7 +50,7 @@ async function service(state: { mode: ServiceMode; requests: number }, type: str
       state.requests += 1;
       try {
         if (state.mode === "error") throw new Error("down for maintenance");
-        const out = state.mode === "garbage" ? Buffer.from("<html>not a DER answer</html>") : state.mode === "replay" && last ? last : await answer(Buffer.concat(chunks));
+        const out = state.mode === "garbage" ? Buffer.from("<html>not a DER answer</html>") : state.mode === "replay" && last ? last : await answer(Buffer.concat(chunks), req.method ?? "GET");
         if (state.mode === "ok") last = out;
         res.writeHead(200, { "Content-Type": type, "Content-Length": out.length }).end(out);
       } catch (error) {
@@ -65,7 +70,13 @@ export async function createTestPki(): Promise<TestPki> {
   let counter = 0;
   const temp = () => path.join(dir, `io-${++counter}`);
 
-  const ocsp = await service(ocspState, "application/ocsp-response", async (body) => {
+  const ocsp = await service(ocspState, "application/ocsp-response", async (body, method) => {
+    if (method === "GET") {
+      const [pem, der] = [temp(), temp()];
+      await ssl("ca", "-gencrl", "-config", "ca.cnf", "-keyfile", "root.key", "-cert", "root.pem", "-out", pem);
+      await ssl("crl", "-in", pem, "-outform", "DER", "-out", der);
+      return readFile(der);
+    }
     const [reqin, respout] = [temp(), temp()];
     await writeFile(reqin, body);
     await ssl("ocsp", "-index", "index.txt", "-CA", "root.pem", "-rsigner", "root.pem", "-rkey", "root.key", "-reqin", reqin, "-respout", respout, "-nmin", "10");
@@ -80,22 +91,28 @@ export async function createTestPki(): Promise<TestPki> {
 
   await ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "root.key", "-out", "root.pem", "-days", "30", "-subj", "/CN=Test Root CA/O=Coffre tests",
     "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign");
-  const issue = async (name: "seal" | "tsa", usage: string) => {
-    await writeFile(path.join(dir, `${name}.ext`), `basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,nonRepudiation\nextendedKeyUsage=${usage}\nauthorityInfoAccess=OCSP;URI:${ocsp.url}\n`);
+  const issue = async (name: Name, usage: string) => {
+    const where = name === "crlseal" ? `crlDistributionPoints=URI:${ocsp.url}root.crl` : `authorityInfoAccess=OCSP;URI:${ocsp.url}`;
+    await writeFile(path.join(dir, `${name}.ext`), `basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,nonRepudiation\nextendedKeyUsage=${usage}\n${where}\n`);
     await ssl("req", "-new", "-newkey", "rsa:2048", "-nodes", "-keyout", `${name}.key`, "-subj", SUBJECTS[name], "-out", `${name}.csr`);
     await ssl("x509", "-req", "-in", `${name}.csr`, "-CA", "root.pem", "-CAkey", "root.key", "-set_serial", `0x${SERIALS[name]}`, "-days", "30", "-extfile", `${name}.ext`, "-out", `${name}.pem`);
   };
   await issue("seal", "emailProtection");
   await issue("tsa", "critical,timeStamping");
-  await ssl("pkcs12", "-export", "-inkey", "seal.key", "-in", "seal.pem", "-certfile", "root.pem", "-out", "seal.p12", "-passout", "pass:p12 secret");
+  await issue("crlseal", "emailProtection");
+  for (const name of ["seal", "crlseal"]) {
+    await ssl("pkcs12", "-export", "-inkey", `${name}.key`, "-in", `${name}.pem`, "-certfile", "root.pem", "-out", `${name}.p12`, "-passout", "pass:p12 secret");
+  }
 
   const expiry = "351231235959Z";
   const index = (revoked: Set<string>) =>
-    (["seal", "tsa"] as const).map((n) => (revoked.has(n) ? `R\t${expiry}\t260101000000Z\t${SERIALS[n]}\tunknown\t${SUBJECTS[n]}` : `V\t${expiry}\t\t${SERIALS[n]}\tunknown\t${SUBJECTS[n]}`)).join("\n") + "\n";
+    NAMES.map((n) => (revoked.has(n) ? `R\t${expiry}\t260101000000Z\t${SERIALS[n]}\tunknown\t${SUBJECTS[n]}` : `V\t${expiry}\t\t${SERIALS[n]}\tunknown\t${SUBJECTS[n]}`)).join("\n") + "\n";
   const revoked = new Set<string>();
   await writeFile(path.join(dir, "index.txt"), index(revoked));
   await writeFile(path.join(dir, "index.txt.attr"), "unique_subject = no\n");
   await writeFile(path.join(dir, "tsaserial"), "01\n");
+  await writeFile(path.join(dir, "crlnumber"), "01\n");
+  await writeFile(path.join(dir, "ca.cnf"), ["[ ca ]", "default_ca = test_ca", "[ test_ca ]", `database = ${path.join(dir, "index.txt")}`, `crlnumber = ${path.join(dir, "crlnumber")}`, "default_md = sha256", "default_crl_days = 1", ""].join("\n"));
   await writeFile(
     path.join(dir, "tsa.cnf"),
     [
@@ -110,6 +127,7 @@ export async function createTestPki(): Promise<TestPki> {
     tsaUrl: tsa.url,
     ocspUrl: ocsp.url,
     p12: path.join(dir, "seal.p12"),
+    crlP12: path.join(dir, "crlseal.p12"),
     rootPem: await readFile(path.join(dir, "root.pem"), "utf8"),
     tsa: tsaState,
     ocsp: ocspState,

@@ -139,6 +139,24 @@ describe("long-term seals (PAdES B-T, B-LT)", () => {
     expect(report).not.toContain("Total document signed");
   }, 120_000);
 
+  it("B-LT with a certificate whose CA publishes a CRL: the DSS holds the CRL, signed by the CA and not listing the seal", async () => {
+    useTsa();
+    process.env.SIGNING_P12 = pki.crlP12;
+    process.env.SIGNING_P12_PASSWORD = "p12 secret";
+    forgetSigningCredentials();
+    const sealed = await sealPdf(await getDb(), await onePagePdf(), { reason: "Sealed with a CRL" });
+    const dss = (await dssOf(sealed))!;
+    expect(subjects(dss.certs)).toEqual(["CN=Test CRL seal", "CN=Test Root CA", "CN=Test TSA"]);
+    expect(dss.crls).toHaveLength(1);
+    expect(dss.ocsps).toHaveLength(1); // the TSA's certificate names an OCSP responder
+    await writeFile(path.join(pki.dir, "dss.crl"), dss.crls[0]);
+    const { stdout, stderr } = await openssl(["crl", "-inform", "DER", "-in", "dss.crl", "-CAfile", "root.pem", "-noout", "-text"], pki.dir);
+    expect(`${stdout}${stderr}`).toContain("verify OK");
+    expect(stdout).toContain("Issuer: CN = Test Root CA");
+    expect(stdout).not.toContain("3001");
+    expect(await verifyPdf(sealed, { trustCaPem: pki.rootPem })).toContain("Signature is Valid.");
+  }, 120_000);
+
   it("the audit trail is timestamped by the same TSA", async () => {
     useTsa();
     const input: AuditTrailInput = {
@@ -185,7 +203,7 @@ describe("long-term seals (PAdES B-T, B-LT)", () => {
     await refused(sealPdf(db, await onePagePdf(), { reason: "x" }), /timestamp authority refused|PKIStatus 2/);
   }, 120_000);
 
-  it("an OCSP responder that is down or says revoked fails the seal", async () => {
+  it("an OCSP responder that is down or says revoked, or a CRL that lists the seal, fails the seal", async () => {
     useTsa();
     useOwnP12();
     const db = await getDb();
@@ -195,6 +213,10 @@ describe("long-term seals (PAdES B-T, B-LT)", () => {
     await refused(sealPdf(db, await onePagePdf(), { reason: "x" }), /revocation data/);
     pki.ocsp.mode = "ok";
     await pki.revoke("seal");
-    await refused(sealPdf(db, await onePagePdf(), { reason: "x" }), /Test long-term seal.*revoked/);
+    await refused(sealPdf(db, await onePagePdf(), { reason: "x" }), /Test long-term seal.*revoked \(OCSP/);
+    process.env.SIGNING_P12 = pki.crlP12;
+    forgetSigningCredentials();
+    await pki.revoke("crlseal");
+    await refused(sealPdf(db, await onePagePdf(), { reason: "x" }), /Test CRL seal.*revoked \(CRL/);
   }, 120_000);
 });
