@@ -2,6 +2,8 @@ import { X509Certificate } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PDF, PdfRef, PdfStream } from "@libpdf/core";
+import * as asn1js from "asn1js";
+import * as pkijs from "pkijs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { AppError } from "@/lib/server/errors";
@@ -43,6 +45,36 @@ async function verifyToken(pki: TestPki, sealed: Uint8Array, name: string) {
 async function tokenText(pki: TestPki, sealed: Uint8Array, name: string) {
   await writeFile(path.join(pki.dir, `${name}.tst`), sealTimestampToken(sealed)!.token);
   return (await openssl(["ts", "-reply", "-in", `${name}.tst`, "-token_in", "-token_out", "-text"], pki.dir)).stdout;
+}
+
+const pkijsOf = <T>(Type: new (o: { schema: unknown }) => T, der: Uint8Array): T => new Type({ schema: asn1js.fromBER(new Uint8Array(der).buffer).result });
+
+/**
+ * pkijs's own reading of the seal: the CMS signature over the PDF's byte ranges verifies with a
+ * chain to `root`, its SignerInfo carries the signature timestamp token; each DSS OCSP answer
+ * verifies with the root.
+ */
+async function pkijsChecks(sealed: Uint8Array, rootPem: string, ocsps: Uint8Array[]) {
+  // pkijs's own engine over WebCrypto (@libpdf/core installs one of its own for P12 files).
+  pkijs.setEngine("webcrypto", new pkijs.CryptoEngine({ name: "webcrypto", crypto: globalThis.crypto }));
+  const latin = Buffer.from(sealed).toString("latin1");
+  const at = latin.indexOf("/ByteRange"); // the seal's: the DSS update adds no signature
+  const [a, b, c, d] = /\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(latin.slice(at))!.slice(1).map(Number);
+  const cmsDer = Buffer.from(latin.slice(a + b + 1, c - 1), "hex");
+  const signedData = new pkijs.SignedData({ schema: pkijsOf(pkijs.ContentInfo, cmsDer).content });
+  const root = pkijsOf(pkijs.Certificate, new Uint8Array(new X509Certificate(rootPem).raw));
+  const data = Buffer.concat([Buffer.from(sealed.subarray(a, a + b)), Buffer.from(sealed.subarray(c, c + d))]);
+  const verified = await signedData.verify({ signer: 0, data: new Uint8Array(data).buffer, checkChain: true, trustedCerts: [root], extendedMode: true });
+  expect(verified.signatureVerified).toBe(true);
+  expect(verified.code).toBe(14);
+  expect(verified.signerCertificateVerified).toBe(true);
+  expect(signedData.signerInfos[0].unsignedAttrs?.attributes.map((x) => x.type)).toEqual(["1.2.840.113549.1.9.16.2.14"]);
+  for (const der of ocsps) {
+    const response = pkijsOf(pkijs.OCSPResponse, der);
+    expect(response.responseStatus.valueBlock.valueDec).toBe(0);
+    const basic = pkijsOf(pkijs.BasicOCSPResponse, new Uint8Array(response.responseBytes!.response.valueBlock.valueHexView));
+    expect(await basic.verify({ trustedCerts: [root] })).toBe(true);
+  }
 }
 
 const subjects = (certs: Uint8Array[]) => certs.map((c) => new X509Certificate(c).subject.split("\n")[0]).sort();
@@ -130,6 +162,7 @@ describe("long-term seals (PAdES B-T, B-LT)", () => {
       statuses.push(...[...stdout.matchAll(/Serial Number: (\w+)\s+Cert Status: (\w+)/g)].map((m) => `${m[1]} ${m[2]}`));
     }
     expect(statuses.sort()).toEqual(["1001 good", "2001 good"]);
+    await pkijsChecks(sealed, pki.rootPem, dss.ocsps);
 
     // The DSS is an incremental update after the seal: the signature still covers its revision.
     const report = await verifyPdf(sealed, { trustCaPem: pki.rootPem });
