@@ -3,7 +3,8 @@
  * CA, a seal certificate and a TSA certificate it issued (both naming an OCSP responder in their
  * AIA), OpenSSL's own timestamp authority (`openssl ts -reply`) and OCSP responder (`openssl ocsp
  * -index … -reqin … -respout`), each behind a few lines of Node HTTP that hand every request to
- * the command. `mode` turns a service into a broken one (garbage, a replayed answer, an HTTP 500).
+ * the command. `mode` turns a service into a broken one (garbage, a replayed answer, an HTTP 500,
+ * silence).
  */
 import { execFile } from "node:child_process";
 import { createServer, type Server } from "node:http";
@@ -16,7 +17,7 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 export const openssl = (args: string[], cwd: string) => run("openssl", args, { cwd, maxBuffer: 16 * 1024 * 1024 });
 
-export type ServiceMode = "ok" | "garbage" | "replay" | "error";
+export type ServiceMode = "ok" | "garbage" | "replay" | "error" | "silent";
 
 export type TestPki = {
   dir: string;
@@ -48,6 +49,7 @@ async function service(state: { mode: ServiceMode; requests: number }, type: str
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
       state.requests += 1;
+      if (state.mode === "silent") return; // never answers
       try {
         if (state.mode === "error") throw new Error("down for maintenance");
         const out = state.mode === "garbage" ? Buffer.from("<html>not a DER answer</html>") : state.mode === "replay" && last ? last : await answer(Buffer.concat(chunks), req.method ?? "GET");
@@ -136,7 +138,7 @@ export async function createTestPki(): Promise<TestPki> {
       await writeFile(path.join(dir, "index.txt"), index(revoked));
     },
     async close() {
-      await Promise.all([tsa.server, ocsp.server].map((s) => new Promise((resolve) => s.close(resolve))));
+      await Promise.all([tsa.server, ocsp.server].map((s) => new Promise((resolve) => (s.close(resolve), s.closeAllConnections()))));
       await rm(dir, { recursive: true, force: true });
     },
   };

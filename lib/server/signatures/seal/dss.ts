@@ -22,17 +22,28 @@ export async function addDss(pdf: Uint8Array, data: ValidationData): Promise<Uin
   const existing = catalog.getDict("DSS", resolve);
   const dss = new PdfDict([["Type", PdfName.of("DSS")]]);
 
+  /** The DSS array `key` (what was there, then what is new) and the refs of `items` in it, for the VRI. */
   const streams = (key: string, items: Uint8Array[]): PdfRef[] => {
     const kept = [...(existing?.getArray(key, resolve) ?? [])].filter((v): v is PdfRef => v instanceof PdfRef);
-    const seen = new Set<string>();
-    const added = items
-      .filter((bytes) => {
-        const hash = sha1(bytes);
-        return !seen.has(hash) && (seen.add(hash), true);
-      })
-      .map((bytes) => registry.register(new PdfStream(new PdfDict(), bytes)));
-    if (kept.length || added.length) dss.set(key, new PdfArray([...kept, ...added]));
-    return added;
+    const byHash = new Map<string, PdfRef>();
+    for (const ref of kept) {
+      const stream = resolve(ref);
+      if (stream instanceof PdfStream) byHash.set(sha1(stream.getDecodedData()), ref);
+    }
+    const all = [...kept];
+    const refs = new Set<PdfRef>();
+    for (const bytes of items) {
+      const hash = sha1(bytes);
+      let ref = byHash.get(hash);
+      if (!ref) {
+        ref = registry.register(new PdfStream(new PdfDict(), bytes));
+        byHash.set(hash, ref);
+        all.push(ref);
+      }
+      refs.add(ref);
+    }
+    if (all.length) dss.set(key, new PdfArray(all));
+    return [...refs];
   };
   const certs = streams("Certs", data.certificates);
   const ocsps = streams("OCSPs", data.ocsps);

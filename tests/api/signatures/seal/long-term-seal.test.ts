@@ -170,6 +170,16 @@ describe("long-term seals (PAdES B-T, B-LT)", () => {
     expect(report).toContain("Certificate is Trusted.");
     expect(report).toContain("Signer Certificate Common Name: Test long-term seal");
     expect(report).not.toContain("Total document signed");
+
+    // Sealed again (a signed PDF signed anew): the DSS already there is kept and added to.
+    const twice = await sealPdf(db, sealed, { reason: "Sealed again" });
+    const both = (await dssOf(twice))!;
+    expect(both.vri).toHaveLength(2);
+    expect(both.vri).toContain(dss.vri[0]);
+    expect(both.ocsps.length).toBeGreaterThanOrEqual(3);
+    expect(subjects(both.certs)).toEqual(["CN=Test Root CA", "CN=Test TSA", "CN=Test long-term seal"]);
+    const again = await verifyPdf(twice, { trustCaPem: pki.rootPem });
+    expect(again.match(/Signature is Valid\./g)).toHaveLength(2);
   }, 120_000);
 
   it("B-LT with a certificate whose CA publishes a CRL: the DSS holds the CRL, signed by the CA and not listing the seal", async () => {
@@ -226,6 +236,12 @@ describe("long-term seals (PAdES B-T, B-LT)", () => {
     await sealPdf(db, await onePagePdf(), { reason: "primes the replay" });
     pki.tsa.mode = "replay";
     await refused(sealPdf(db, await onePagePdf(), { reason: "x" }), /timestamp authority.*(message imprint|nonce)/);
+    // Silent: the seal gives up after SIGNING_NETWORK_TIMEOUT_MS.
+    pki.tsa.mode = "silent";
+    process.env.SIGNING_NETWORK_TIMEOUT_MS = "1500";
+    const started = Date.now();
+    await refused(sealPdf(db, await onePagePdf(), { reason: "x" }), /timestamp authority.*no answer within 1500 ms/);
+    expect(Date.now() - started).toBeLessThan(15_000);
     // Down: nothing listens there.
     process.env.SIGNING_TSA_URL = "http://127.0.0.1:9/";
     await refused(sealPdf(db, await onePagePdf(), { reason: "x" }), /timestamp authority/);
