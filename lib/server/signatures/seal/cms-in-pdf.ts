@@ -4,7 +4,7 @@ import "server-only";
  * /ByteRange leaves. Read with node-forge (bit strings kept as bytes, the placeholder's zeros
  * after the DER ignored) and written back into the same gap, so the signed byte ranges never move.
  */
-import { createHash, X509Certificate, verify } from "node:crypto";
+import { createHash, timingSafeEqual, type X509Certificate, verify } from "node:crypto";
 import forge from "node-forge";
 
 export const { Class, Type } = forge.asn1;
@@ -35,6 +35,12 @@ export const contentOf = (asn1: Asn1 | undefined): Buffer => Buffer.from(typeof 
 export const oidOf = (asn1: Asn1 | undefined): string => (asn1 && typeof asn1.value === "string" && asn1.type === Type.OID ? forge.asn1.derToOid(asn1.value) : "");
 
 export const isContext = (asn1: Asn1 | undefined, tag: number) => asn1?.tagClass === Class.CONTEXT_SPECIFIC && asn1.type === tag;
+
+/** Constant-time equality of two byte strings of any length. */
+export const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
+
+/** A serial number as upper hex without leading zero octets: an INTEGER's content, or X509Certificate.serialNumber. */
+export const serialHex = (serial: Asn1 | string | undefined) => (typeof serial === "string" ? serial : contentOf(serial).toString("hex")).replace(/^(00)+/, "").toUpperCase();
 
 export const sha = (algorithm: "sha1" | "sha256", data: Uint8Array) => createHash(algorithm).update(data).digest();
 

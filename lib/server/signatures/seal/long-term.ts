@@ -42,3 +42,11 @@ export async function fetchBytes(url: string, init: RequestInit, timeoutMs: numb
   if (body.length > MAX_ANSWER_BYTES) throw new Error(`${url} answered ${body.length} bytes`);
   return body;
 }
+
+/** Why an exchange failed, as the seal's error says it. */
+export function networkFailure(error: unknown, timeoutMs: number): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.name === "TimeoutError" || error.name === "AbortError") return `no answer within ${timeoutMs} ms`;
+  // fetch says "fetch failed"; the reason (ECONNREFUSED, a certificate...) is its cause.
+  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
+}

@@ -6,12 +6,12 @@ import "server-only";
  * responder, about this certificate, "good" / not listed) before it goes into the DSS.
  * A certificate that names a responder which cannot be reached fails the seal, as a TSA does.
  */
-import { randomBytes, timingSafeEqual, X509Certificate } from "node:crypto";
+import { randomBytes, X509Certificate } from "node:crypto";
 import forge from "node-forge";
 import { AppError } from "@/lib/server/errors";
 import { crlUrls, nameDer, ocspUrls, publicKeyBits } from "./certificate-fields";
-import { Class, contentOf, isContext, kids, oidOf, parseDer, sha, toBytes, Type, verifies, type Asn1 } from "./cms-in-pdf";
-import { fetchBytes } from "./long-term";
+import { Class, contentOf, isContext, kids, oidOf, parseDer, sameBytes, serialHex, sha, toBytes, Type, verifies } from "./cms-in-pdf";
+import { fetchBytes, networkFailure } from "./long-term";
 
 const SHA1 = "1.3.14.3.2.26";
 const OCSP_BASIC = "1.3.6.1.5.5.7.48.1.1";
@@ -47,7 +47,7 @@ export async function gatherRevocation(certificates: Uint8Array[], timeoutMs: nu
         out.crls.push(await fetchCrl(crl, cert, issuer, timeoutMs));
       }
     } catch (error) {
-      throw new RevocationUnavailable(subject, error instanceof Error && error.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : String(error instanceof Error ? error.message : error));
+      throw new RevocationUnavailable(subject, networkFailure(error, timeoutMs));
     }
   }
   return out;
@@ -55,9 +55,6 @@ export async function gatherRevocation(certificates: Uint8Array[], timeoutMs: nu
 
 const oid = (dotted: string) => create(Class.UNIVERSAL, Type.OID, false, forge.asn1.oidToDer(dotted).getBytes());
 const octets = (bytes: Buffer) => create(Class.UNIVERSAL, Type.OCTETSTRING, false, bytes.toString("binary"));
-const serialOf = (c: X509Certificate) => c.serialNumber.replace(/^(00)+/, "").toUpperCase();
-const intHex = (v: Asn1 | undefined) => contentOf(v).toString("hex").replace(/^(00)+/, "").toUpperCase();
-const same = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
 
 async function fetchOcsp(url: string, cert: X509Certificate, issuer: X509Certificate, timeoutMs: number) {
   const nameHash = sha("sha1", nameDer(issuer, "subject"));
@@ -93,7 +90,7 @@ async function fetchOcsp(url: string, cert: X509Certificate, issuer: X509Certifi
   const fields = kids(tbs).filter((v) => !isContext(v, 0));
   const single = kids(fields[2]).find((r) => {
     const id = kids(kids(r)[0]);
-    return intHex(id[3]) === serialOf(cert) && same(contentOf(id[2]), keyHash);
+    return serialHex(id[3]) === serialHex(cert.serialNumber) && sameBytes(contentOf(id[2]), keyHash);
   });
   if (!single) throw new Error(`the OCSP answer of ${url} is not about this certificate`);
   const certStatus = kids(single)[1];
@@ -104,7 +101,7 @@ async function fetchOcsp(url: string, cert: X509Certificate, issuer: X509Certifi
   const extensions = kids(kids(fields.find((v) => isContext(v, 1)))[0]);
   const echoed = extensions.find((e) => oidOf(kids(e)[0]) === OCSP_NONCE);
   // Responders that pre-produce their answers send no nonce; one that sends one must send ours.
-  if (echoed && !same(contentOf(parseDer(contentOf(kids(echoed).at(-1)))), nonce)) throw new Error(`the OCSP answer of ${url} has another nonce`);
+  if (echoed && !sameBytes(contentOf(parseDer(contentOf(kids(echoed).at(-1)))), nonce)) throw new Error(`the OCSP answer of ${url} has another nonce`);
   return { der, responderCertificates: responderCertificates.filter((r) => r !== issuer).map((r) => new Uint8Array(r.raw)) };
 }
 
@@ -124,6 +121,6 @@ async function fetchCrl(url: string, cert: X509Certificate, issuer: X509Certific
     if (date < new Date()) throw new Error(`the CRL at ${url} is out of date`);
   }
   const revoked = fields.slice(issuerAt + 1).find((v) => v.tagClass === Class.UNIVERSAL && v.type === Type.SEQUENCE);
-  if (kids(revoked).some((entry) => intHex(kids(entry)[0]) === serialOf(cert))) throw new Error(`it is revoked (CRL ${url})`);
+  if (kids(revoked).some((entry) => serialHex(kids(entry)[0]) === serialHex(cert.serialNumber))) throw new Error(`it is revoked (CRL ${url})`);
   return der;
 }

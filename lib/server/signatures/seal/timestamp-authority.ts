@@ -5,12 +5,12 @@ import "server-only";
  * reply is checked: status granted, the same nonce and message imprint, the policy asked for,
  * and the TSA's CMS signature over the TSTInfo valid with the certificate it carries.
  */
-import { createHash, randomBytes, timingSafeEqual, X509Certificate } from "node:crypto";
+import { createHash, randomBytes, X509Certificate } from "node:crypto";
 import forge from "node-forge";
 import { AppError } from "@/lib/server/errors";
-import { certificatesOf, Class, contentOf, firstSignerInfo, hashName, isContext, kids, oidOf, parseDer, sha, signedDataOf, toBytes, Type, verifies, type Asn1 } from "./cms-in-pdf";
+import { certificatesOf, Class, contentOf, firstSignerInfo, hashName, isContext, kids, oidOf, parseDer, sameBytes, serialHex, sha, signedDataOf, toBytes, Type, verifies, type Asn1 } from "./cms-in-pdf";
 import { nameDer, subjectKeyId } from "./certificate-fields";
-import { fetchBytes, type TsaSettings } from "./long-term";
+import { fetchBytes, networkFailure, type TsaSettings } from "./long-term";
 
 const SHA256 = "2.16.840.1.101.3.4.2.1";
 const TST_INFO = "1.2.840.113549.1.9.16.1.4";
@@ -46,7 +46,7 @@ export async function requestTimestamp(tsa: TsaSettings, data: Uint8Array, timeo
   try {
     reply = await fetchBytes(tsa.url, { method: "POST", headers, body: new Uint8Array(request) }, timeoutMs);
   } catch (error) {
-    throw new TimestampUnavailable(error instanceof Error && error.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : String(error instanceof Error ? error.message : error));
+    throw new TimestampUnavailable(networkFailure(error, timeoutMs));
   }
   try {
     return checkReply(reply, { imprint, nonce, policy: tsa.policy });
@@ -61,8 +61,6 @@ function messageImprint(digest: Buffer): Asn1 {
     create(Class.UNIVERSAL, Type.OCTETSTRING, false, digest.toString("binary")),
   ]);
 }
-
-const same = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
 
 /** TimeStampResp (RFC 3161, 2.4.2) → the token, or why it is refused. */
 function checkReply(reply: Uint8Array, asked: { imprint: Buffer; nonce: Buffer; policy?: string }): Timestamp {
@@ -86,9 +84,9 @@ function checkReply(reply: Uint8Array, asked: { imprint: Buffer; nonce: Buffer; 
   const tstInfo = kids(parseDer(tstInfoDer));
   const [, policy, imprint, , genTime] = tstInfo;
   const [imprintAlgorithm, hashed] = kids(imprint);
-  if (oidOf(kids(imprintAlgorithm)[0]) !== SHA256 || !same(contentOf(hashed), asked.imprint)) throw new Error("the token's message imprint is not the one asked for");
+  if (oidOf(kids(imprintAlgorithm)[0]) !== SHA256 || !sameBytes(contentOf(hashed), asked.imprint)) throw new Error("the token's message imprint is not the one asked for");
   const nonce = tstInfo.slice(5).find((v) => v.tagClass === Class.UNIVERSAL && v.type === Type.INTEGER);
-  if (!nonce || !same(contentOf(nonce), asked.nonce)) throw new Error("the token's nonce is not the one sent");
+  if (!nonce || !sameBytes(contentOf(nonce), asked.nonce)) throw new Error("the token's nonce is not the one sent");
   if (asked.policy && oidOf(policy) !== asked.policy) throw new Error(`the token's policy is ${oidOf(policy)}, not ${asked.policy}`);
   if (genTime?.type !== Type.GENERALIZEDTIME) throw new Error("the token has no time");
   const time = forge.asn1.generalizedTimeToDate(genTime.value as string);
@@ -111,7 +109,7 @@ function checkTokenSignature(token: Asn1, tstInfoDer: Buffer) {
   const attribute = (oid: string) => kids(kids(kids(attributes).find((a) => oidOf(kids(a)[0]) === oid))[1])[0];
   if (oidOf(attribute(CONTENT_TYPE)) !== TST_INFO) throw new Error("the token's content type attribute is not TSTInfo");
   const hash = hashName(digest);
-  if (!hash || !same(contentOf(attribute(MESSAGE_DIGEST)), createHash(hash).update(tstInfoDer).digest())) throw new Error("the token's message digest does not match its TSTInfo");
+  if (!hash || !sameBytes(contentOf(attribute(MESSAGE_DIGEST)), createHash(hash).update(tstInfoDer).digest())) throw new Error("the token's message digest does not match its TSTInfo");
   const signerCertificate = signerOf(certificatesOf(token), sid);
   if (!signerCertificate) throw new Error("the token does not carry the TSA's certificate");
   const signedBytes = toBytes(create(Class.UNIVERSAL, Type.SET, true, kids(attributes)));
@@ -125,7 +123,6 @@ function signerOf(certificates: Uint8Array[], sid: Asn1): X509Certificate | unde
     const ski = contentOf(sid).toString("hex");
     return parsed.find((c) => subjectKeyId(c) === ski);
   }
-  const serial = contentOf(kids(sid)[1]).toString("hex").replace(/^(00)+/, "").toUpperCase();
   const issuer = toBytes(kids(sid)[0]);
-  return parsed.find((c) => c.serialNumber.replace(/^(00)+/, "").toUpperCase() === serial && nameDer(c, "issuer").equals(issuer));
+  return parsed.find((c) => serialHex(c.serialNumber) === serialHex(kids(sid)[1]) && nameDer(c, "issuer").equals(issuer));
 }

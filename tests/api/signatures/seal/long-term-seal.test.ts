@@ -1,5 +1,7 @@
 import { X509Certificate } from "node:crypto";
 import { writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { PDF, PdfRef, PdfStream } from "@libpdf/core";
 import * as asn1js from "asn1js";
@@ -242,9 +244,13 @@ describe("long-term seals (PAdES B-T, B-LT)", () => {
     const started = Date.now();
     await refused(sealPdf(db, await onePagePdf(), { reason: "x" }), /timestamp authority.*no answer within 1500 ms/);
     expect(Date.now() - started).toBeLessThan(15_000);
-    // Down: nothing listens there.
-    process.env.SIGNING_TSA_URL = "http://127.0.0.1:9/";
-    await refused(sealPdf(db, await onePagePdf(), { reason: "x" }), /timestamp authority/);
+    // Down: nothing listens there (a port just closed).
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    process.env.SIGNING_TSA_URL = `http://127.0.0.1:${port}/`;
+    await refused(sealPdf(db, await onePagePdf(), { reason: "x" }), /timestamp authority.*fetch failed \(connect ECONNREFUSED/);
     // Asked for a policy the TSA does not serve.
     pki.tsa.mode = "ok";
     process.env.SIGNING_TSA_URL = pki.tsaUrl;
