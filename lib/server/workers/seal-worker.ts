@@ -7,6 +7,7 @@ import type { DigestAlgorithm, Signer } from "@libpdf/core";
 import { AppError } from "../errors";
 import { renderAuditTrail, type AuditTrailInput } from "../signatures/seal/audit-trail-pdf";
 import { inspectPdf } from "../signatures/seal/inspect-pdf";
+import type { LongTermSettings } from "../signatures/seal/long-term";
 import { sealWithSigner, type SealInfo } from "../signatures/seal/seal-with-signer";
 import { stampFields, type Stamp } from "../signatures/seal/stamp-fields";
 import { stampWatermark, WatermarkRefused } from "../engagement/stamp-watermark";
@@ -17,6 +18,9 @@ const WATERMARK_READ = 4 * 1024 * 1024;
 
 /** A signer as it crosses threads: its certificates and algorithms, without `sign`. */
 export type SignerShape = Omit<Signer, "sign">;
+
+/** What every sealing operation takes: the seal's texts, the signer, and B-T / B-LT settings (long-term.ts). */
+type SealArgs = { info: SealInfo; signer: SignerShape; longTerm?: LongTermSettings };
 
 const signerFor = (shape: SignerShape, call: Call): Signer => ({
   ...shape,
@@ -44,15 +48,15 @@ function handOver(bytes: Uint8Array) {
 serveOperations({
   /** {pdf} → {pages} (pages as a reader shows them), or the refusal (encrypted, damaged, active content). */
   inspect: withAppErrors(async ({ pdf }: { pdf: Uint8Array }) => ({ value: await inspectPdf(pdf) })),
-  /** {pdf, stamps, info, signer} → the stamped and sealed PDF. */
-  sign: withAppErrors(async ({ pdf, stamps, info, signer }: { pdf: Uint8Array; stamps: Stamp[]; info: SealInfo; signer: SignerShape }, call) =>
-    handOver(await sealWithSigner(await stampFields(pdf, stamps), info, signerFor(signer, call))),
+  /** {pdf, stamps, info, signer, longTerm} → the stamped and sealed PDF. */
+  sign: withAppErrors(async ({ pdf, stamps, info, signer, longTerm }: SealArgs & { pdf: Uint8Array; stamps: Stamp[] }, call) =>
+    handOver(await sealWithSigner(await stampFields(pdf, stamps), info, signerFor(signer, call), longTerm)),
   ),
-  /** {pdf, info, signer} → the sealed PDF. */
-  seal: withAppErrors(async ({ pdf, info, signer }: { pdf: Uint8Array; info: SealInfo; signer: SignerShape }, call) => handOver(await sealWithSigner(pdf, info, signerFor(signer, call)))),
-  /** {input, info, signer} → the audit trail, drawn and sealed. */
-  auditTrail: withAppErrors(async ({ input, info, signer }: { input: AuditTrailInput; info: SealInfo; signer: SignerShape }, call) =>
-    handOver(await sealWithSigner(await renderAuditTrail(input), info, signerFor(signer, call))),
+  /** {pdf, info, signer, longTerm} → the sealed PDF. */
+  seal: withAppErrors(async ({ pdf, info, signer, longTerm }: SealArgs & { pdf: Uint8Array }, call) => handOver(await sealWithSigner(pdf, info, signerFor(signer, call), longTerm))),
+  /** {input, info, signer, longTerm} → the audit trail, drawn and sealed. */
+  auditTrail: withAppErrors(async ({ input, info, signer, longTerm }: SealArgs & { input: AuditTrailInput }, call) =>
+    handOver(await sealWithSigner(await renderAuditTrail(input), info, signerFor(signer, call), longTerm)),
   ),
   /**
    * {size, line, file} → {size}: the PDF (read range by range through the main thread) with the

@@ -2,11 +2,18 @@ import "server-only";
 import { PDF, PdfDict, PdfString, type PdfObject, type PdfRef, type Signer } from "@libpdf/core";
 import { AppError } from "@/lib/server/errors";
 import { removeCmsSigningTime } from "./cades-signing-time";
+import { certificatesOf, parseDer } from "./cms-in-pdf";
+import { addDss } from "./dss";
 import { cleanText } from "./fonts";
+import type { LongTermSettings } from "./long-term";
+import { gatherRevocation } from "./revocation";
+import { addSignatureTimestamp } from "./signature-timestamp";
 
 export type SealInfo = { reason: string; name?: string; location?: string; contactInfo?: string };
 
 const DIGEST = "SHA-256";
+/** Room in the placeholder for the TSA's token: TSTInfo, signature and the TSA's certificates. */
+const TIMESTAMP_ROOM = 16_384;
 
 /**
  * Seals a finished PDF with `signer`: PAdES baseline B-B (ETSI.CAdES.detached, with the
@@ -14,8 +21,13 @@ const DIGEST = "SHA-256";
  * chain embedded and reason, name, location and the signing time (/M) in the signature
  * dictionary (api.md, "the seal"). Stamp first: anything that rewrites the file afterwards
  * breaks it. Runs in the seal worker (seal-pdf.ts), the signer's key on the main thread.
+ *
+ * With a TSA (long-term.ts) the seal becomes B-T, its signature value timestamped; then B-LT
+ * when the chain's issuers publish OCSP or CRLs: those answers, checked, go into a DSS in a
+ * second incremental update. A TSA or responder that fails fails the seal (the caller's job
+ * retries; nothing weaker than asked for is ever stored).
  */
-export async function sealWithSigner(pdf: Uint8Array, info: SealInfo, signer: Signer): Promise<Uint8Array> {
+export async function sealWithSigner(pdf: Uint8Array, info: SealInfo, signer: Signer, longTerm?: LongTermSettings): Promise<Uint8Array> {
   let doc: PDF;
   try {
     doc = await PDF.load(pdf);
@@ -34,10 +46,21 @@ export async function sealWithSigner(pdf: Uint8Array, info: SealInfo, signer: Si
       // A field of our own (never a signature field the document already offers); no "." (AcroForm name separator).
       fieldName: `CoffreSeal_${Date.now()}`,
       // The CMS carries the whole chain; leave room for it, the signature and the attributes.
-      estimatedSize: Math.max(12_288, 4_096 + 2 * chainBytes),
+      estimatedSize: Math.max(12_288, 4_096 + 2 * chainBytes) + (longTerm?.tsa ? TIMESTAMP_ROOM : 0),
     }),
   );
-  return removeCmsSigningTime(signed.bytes, signer, DIGEST);
+  const sealed = await removeCmsSigningTime(signed.bytes, signer, DIGEST);
+  return longTerm?.tsa ? withLongTermData(sealed, signer, longTerm) : sealed;
+}
+
+/** B-T, then B-LT when there is revocation data to keep. */
+async function withLongTermData(sealed: Uint8Array, signer: Signer, { tsa, timeoutMs }: LongTermSettings): Promise<Uint8Array> {
+  const { pdf: timestamped, timestamp } = await addSignatureTimestamp(sealed, tsa!, timeoutMs);
+  const tsaCertificates = certificatesOf(parseDer(timestamp.token));
+  const certificates = [signer.certificate, ...(signer.certificateChain ?? []), ...tsaCertificates];
+  const revocation = await gatherRevocation(certificates, timeoutMs);
+  if (!revocation.ocsps.length && !revocation.crls.length) return timestamped;
+  return addDss(timestamped, { certificates: [...certificates, ...revocation.certificates], ocsps: revocation.ocsps, crls: revocation.crls });
 }
 
 /**
