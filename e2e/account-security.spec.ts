@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { createUser, screenshot, signIn } from "./helpers";
 
@@ -6,6 +7,11 @@ import { createUser, screenshot, signIn } from "./helpers";
 // WebDAV through an app password made on its account page, sees it among its sessions, revokes it.
 
 const totp = (secret: string) => new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate();
+/** axe-core's serious and critical findings (as in accessibility.spec.ts). */
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
 const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString("base64")}`;
 
 test("an account with an authenticator app uses WebDAV with an app password, sees it in its sessions, revokes it", async ({ page, playwright, baseURL }) => {
@@ -27,6 +33,7 @@ test("an account with an authenticator app uses WebDAV with an app password, see
   const webdav = page.getByRole("region", { name: "WebDAV" });
   await expect(webdav.getByRole("textbox", { name: "WebDAV address" })).toHaveValue(`${baseURL}/dav/`);
   await expect(webdav.getByRole("button", { name: "Copy: WebDAV address" })).toBeVisible();
+  await expect(webdav.getByRole("textbox", { name: "rclone command" })).toHaveValue(new RegExp(`url=${baseURL}/dav/ vendor=other user='${user.login}'`));
 
   // Create one, keyboard only: the name, Enter, the password in the dialog, Enter.
   const apps = page.getByRole("region", { name: "App passwords" });
@@ -62,6 +69,7 @@ test("an account with an authenticator app uses WebDAV with an app password, see
   await expect(appSession).toContainText("App password");
   await expect(appSession).toContainText("last seen");
   await screenshot(page, "account-sessions", { show: sessions });
+  expect(await seriousViolations(page), "account page with sessions and app passwords").toEqual([]);
 
   // Revoke it (keyboard): WebDAV refuses it at once.
   const revoke = apps.getByRole("button", { name: "Revoke the app password Laptop rclone" });

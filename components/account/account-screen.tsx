@@ -32,7 +32,7 @@ export function AccountScreen({ passwordMinLength }: { passwordMinLength: number
         <MfaSection />
         <AccountIdentity />
         <AccountPictureForm account={account} locked={Boolean(locked)} />
-        <AccountWebdav />
+        <AccountWebdav login={account.login} />
         <AccountAppPasswords />
         <AccountSessions />
         <AccountApplications />
