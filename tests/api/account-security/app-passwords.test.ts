@@ -7,6 +7,8 @@ import * as sessionsRoute from "@/app/api/account/sessions/route";
 import * as authRoute from "@/app/api/auth/route";
 import * as rootsRoute from "@/app/api/roots/route";
 import { getDb } from "@/db";
+import { sessions } from "@/db/schema";
+import { hashToken } from "@/lib/server/auth/tokens";
 import type { CredentialsConfig } from "next-auth/providers/credentials";
 import { appPasswordResponse, createdAppPasswordResponse } from "@/lib/contracts/account-security";
 import { getAuthOptions } from "@/lib/server/auth/next-auth-options";
@@ -73,6 +75,15 @@ describe("POST /account/app_passwords", () => {
       expectError(await create(user, { name, password: PASSWORD }), 400);
     }
     expect((await create(user, { name: "x".repeat(100), password: PASSWORD })).status).toBe(201);
+  });
+
+  it("holds an account to 50 app passwords (409 past them)", async () => {
+    const user = await createTestUser();
+    const db = await getDb();
+    await db.insert(sessions).values(Array.from({ length: 50 }, (_, i) => ({ tokenHash: hashToken(`filler-${user.id}-${i}`), userId: user.id, kind: "app_password", name: `old ${i}`, scope: "files.readwrite" })));
+    const res = await create(user, { name: "one more", password: PASSWORD });
+    expectError(res, 409, "conflict");
+    expect(res.body.details).toEqual({ reason: "too_many_app_passwords" });
   });
 
   it("refuses no token, an unknown token and an expired one", async () => {
