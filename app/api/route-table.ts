@@ -2,6 +2,8 @@
 // app/api, by its location. server.ts dispatches /api requests with it; the OpenAPI document lists its operations.
 export const API_ROUTES: { template: string; load: () => Promise<unknown> }[] = [
   { template: "/api/[...path]", load: () => import("@/app/api/[...path]/route") },
+  { template: "/api/account/app_password/[appPasswordId]", load: () => import("@/app/api/account/app_password/[appPasswordId]/route") },
+  { template: "/api/account/app_passwords", load: () => import("@/app/api/account/app_passwords/route") },
   { template: "/api/account/identity", load: () => import("@/app/api/account/identity/route") },
   { template: "/api/account/mfa/otp", load: () => import("@/app/api/account/mfa/otp/route") },
   { template: "/api/account/mfa/recovery", load: () => import("@/app/api/account/mfa/recovery/route") },
@@ -12,6 +14,8 @@ export const API_ROUTES: { template: string; load: () => Promise<unknown> }[] = 
   { template: "/api/account/mfa/webauthn", load: () => import("@/app/api/account/mfa/webauthn/route") },
   { template: "/api/account/picture", load: () => import("@/app/api/account/picture/route") },
   { template: "/api/account", load: () => import("@/app/api/account/route") },
+  { template: "/api/account/session/[sessionId]", load: () => import("@/app/api/account/session/[sessionId]/route") },
+  { template: "/api/account/sessions", load: () => import("@/app/api/account/sessions/route") },
   { template: "/api/admin/job/[jobId]/retry", load: () => import("@/app/api/admin/job/[jobId]/retry/route") },
   { template: "/api/admin/job/[jobId]", load: () => import("@/app/api/admin/job/[jobId]/route") },
   { template: "/api/admin/jobs", load: () => import("@/app/api/admin/jobs/route") },

@@ -4,12 +4,15 @@ import { useQuery } from "@tanstack/react-query";
 import { PageHeader } from "@/components/page-header";
 import { useT } from "@/lib/i18n/provider";
 import { accountQuery } from "@/lib/queries/account";
+import { AccountAppPasswords } from "./account-app-passwords";
 import { AccountApplications } from "./account-applications";
 import { AccountIdentity } from "./account-identity";
 import { AccountLanguageForm } from "./account-language-form";
 import { AccountPasswordForm } from "./account-password-form";
 import { AccountPictureForm } from "./account-picture-form";
 import { AccountProfileForm } from "./account-profile-form";
+import { AccountSessions } from "./account-sessions";
+import { AccountWebdav } from "./account-webdav";
 import { MfaSection } from "./mfa-section";
 import styles from "./account.module.css";
 
@@ -29,6 +32,9 @@ export function AccountScreen({ passwordMinLength }: { passwordMinLength: number
         <MfaSection />
         <AccountIdentity />
         <AccountPictureForm account={account} locked={Boolean(locked)} />
+        <AccountWebdav login={account.login} />
+        <AccountAppPasswords />
+        <AccountSessions />
         <AccountApplications />
       </div>
     </>

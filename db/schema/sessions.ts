@@ -1,4 +1,4 @@
-import { bigserial, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, bigint, bigserial, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { users } from "./users";
 
 // Every token (API bearer, web session, OAuth2) is one row; only its SHA-256 is stored.
@@ -17,10 +17,20 @@ export const sessions = pgTable(
     scope: text("scope"),
     /** OAuth2 access tokens: when the token stops (null: an `offline` token, which does not expire). Sign-in sessions follow session_limit and session_idle instead. */
     expiresAt: timestamp("expires_at", { withTimezone: true }),
+    /**
+     * App passwords (api.md, "Account security"): the app password itself is a row of kind
+     * `app_password` with its `name` and no parent (never a bearer token: authenticate.ts); a
+     * session POST /auth opens with it is a row of the same kind whose parent is the app password,
+     * so revoking the app password ends them at once.
+     */
+    name: text("name"),
+    parentId: bigint("parent_id", { mode: "number" }).references((): AnyPgColumn => sessions.id, { onDelete: "cascade" }),
   },
   // The dashboard's active users of today and of 30 days read a range of last uses (issue 32).
-  (t) => [index("sessions_user_id_idx").on(t.userId), index("sessions_last_used_at_idx").on(t.lastUsedAt)],
+  (t) => [index("sessions_user_id_idx").on(t.userId), index("sessions_last_used_at_idx").on(t.lastUsedAt), index("sessions_parent_id_idx").on(t.parentId)],
 );
+
+export type Session = typeof sessions.$inferSelect;
 
 // Failed sign-ins, per (account, address) pair and per address, for throttling.
 export const loginThrottles = pgTable("login_throttles", {

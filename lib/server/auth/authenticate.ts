@@ -47,14 +47,16 @@ export type AuthenticatedSession = {
 
 export async function authenticateToken(db: DbOrTx, token: string, ip: string): Promise<AuthenticatedSession> {
   const [row] = await sessionLookup(db).execute({ tokenHash: hashToken(token) });
-  if (!row) throw new AppError("unauthorized", "The token is missing, unknown or expired");
+  // An app password itself is never a bearer token: it signs in through WebDAV Basic or POST /auth only (api.md, "Account security").
+  if (!row || (row.session.kind === "app_password" && row.session.parentId === null)) throw new AppError("unauthorized", "The token is missing, unknown or expired");
 
   const config = await getPlatformConfig(db);
   const now = Date.now();
   const tooOld = now - row.session.createdAt.getTime() > config.session_limit * 60_000;
   const idle = now - row.session.lastUsedAt.getTime() > config.session_idle * 60_000;
   // OAuth2 access tokens (a scope) live until their own expiry, none for `offline` (api.md, "OAuth2").
-  const oauth = row.session.scope !== null;
+  // A session opened with an app password has a scope (`files`) but lives as a sign-in session does.
+  const oauth = row.session.scope !== null && row.session.kind !== "app_password";
   const ended = oauth ? row.session.expiresAt !== null && row.session.expiresAt.getTime() <= now : tooOld || idle;
   if (ended) {
     await db.delete(sessions).where(eq(sessions.id, row.session.id));

@@ -7,7 +7,7 @@ import { REFUSAL_MESSAGES } from "../options/connection-rules";
 import { findConnectionRefusal } from "../options/find-connection-refusal";
 import { accountRefusal, refusalReason } from "./account-state";
 import { assertNotThrottled, clearFailures, recordFailure } from "./throttle";
-import { verifyCredentials } from "./verify-credentials";
+import { type CredentialCheck, verifyCredentials } from "./verify-credentials";
 
 /** The doors a login and password come through; `kind` is what connection options are checked for. */
 export type PasswordDoor = { name: "api" | "web" | "webdav"; kind: "api" | "web" };
@@ -26,14 +26,20 @@ export const WRONG_CREDENTIALS = "Wrong login or password";
  *    expired (401 with `reason`), or refused by its connection options (403 with `reason`), logged.
  * The second factor comes after, in the caller (each door asks for it in its own way).
  */
-export async function checkPasswordSignIn(ctx: Ctx, input: { user: string; password: string }, door: PasswordDoor): Promise<User> {
+export async function checkPasswordSignIn(
+  ctx: Ctx,
+  input: { user: string; password: string },
+  door: PasswordDoor,
+  // App passwords (account-security/app-password-sign-in.ts) pass their own check through the same order.
+  verify: (ctx: Ctx, input: { user: string; password: string }) => Promise<CredentialCheck> = verifyCredentials,
+): Promise<User> {
   const { db, request } = ctx;
   const scope = { namespace: "login", subject: input.user, ip: request.ip };
   await assertNotThrottled(db, scope);
 
   let check;
   try {
-    check = await verifyCredentials(ctx, input);
+    check = await verify(ctx, input);
   } catch (error) {
     // A directory that cannot be asked is a 503, not a failed guess: nothing is counted against the login.
     if (error instanceof AppError && error.code === "service_unavailable") {

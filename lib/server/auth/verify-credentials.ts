@@ -1,4 +1,5 @@
 import "server-only";
+import type { DbOrTx } from "@/db";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { identityLinks, identityProviders, users, type IdentityProviderRow, type User } from "@/db/schema";
 import { LDAP_TYPES } from "@/lib/contracts/identity-providers";
@@ -48,14 +49,8 @@ async function enabledDirectories(ctx: Ctx, providerId?: number) {
 export async function verifyCredentials(ctx: Ctx, input: { user: string; password: string }): Promise<CredentialCheck> {
   // The login as typed (trimmed) first, so an account whose login is not in NFKC form is still
   // found; then its normalised form, which is also what a directory is asked for (login-name.ts).
-  const typed = input.user.trim();
   const login = normalizeLogin(input.user);
-  const [local] = await ctx.db
-    .select()
-    .from(users)
-    .where(and(sql`lower(${users.login}) IN (lower(${typed}), lower(${login}))`, isNull(users.deletedAt)))
-    .orderBy(sql`lower(${users.login}) = lower(${typed}) DESC`)
-    .limit(1);
+  const local = await findAccountByLogin(ctx.db, input.user);
 
   if (local && !local.ldap) {
     // An account without a password (single sign-on, not yet set) takes as long to refuse as any other.
@@ -95,6 +90,19 @@ export async function verifyCredentials(ctx: Ctx, input: { user: string; passwor
   if (down) throw down;
   await verifyPassword(await dummyHash(), "x");
   return { ok: false, user: null, reason: "Unknown login" };
+}
+
+/** The live account a typed login names: as typed (trimmed) first, then its normalised form. */
+export async function findAccountByLogin(db: DbOrTx, typedLogin: string): Promise<User | undefined> {
+  const typed = typedLogin.trim();
+  const login = normalizeLogin(typedLogin);
+  const [local] = await db
+    .select()
+    .from(users)
+    .where(and(sql`lower(${users.login}) IN (lower(${typed}), lower(${login}))`, isNull(users.deletedAt)))
+    .orderBy(sql`lower(${users.login}) = lower(${typed}) DESC`)
+    .limit(1);
+  return local;
 }
 
 async function ask<T>(provider: IdentityProviderRow, fn: () => Promise<T>): Promise<T> {

@@ -1,6 +1,8 @@
 import "server-only";
 import type { Db } from "@/db";
 import { applyAsId, authenticateToken } from "../auth/authenticate";
+import { checkAppPasswordSignIn } from "../account-security/app-password-sign-in";
+import { isAppPasswordShaped } from "../account-security/app-passwords";
 import { checkPasswordSignIn } from "../auth/password-sign-in";
 import { assertScope } from "../auth/scopes";
 import type { Actor, RequestInfo } from "../context";
@@ -19,7 +21,7 @@ export const davUnauthorized = (message: string) => new AppError("unauthorized",
  * with login and password, checked and throttled as POST /auth checks them (same namespace, so
  * guesses through either count together), or `Authorization: Bearer` with an API session or an
  * OAuth2 token (area `files`). Web session cookies are not accepted here (no CSRF on WebDAV).
- * Basic opens no session; an account with a second factor must use a token.
+ * Basic opens no session; an account with a second factor uses an app password or a token.
  */
 export async function authenticateDav(db: Db, header: string | undefined, method: string, request: RequestInfo, url: URL): Promise<Actor> {
   const bearer = header?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
@@ -38,13 +40,22 @@ export async function authenticateDav(db: Db, header: string | undefined, method
   const colon = decoded.indexOf(":");
   if (colon <= 0) throw davUnauthorized("Malformed Basic credentials");
   const input = { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  const ctx = { db, actor: null, request };
+  const door = { name: "webdav", kind: "api" } as const;
+  // An app password (api.md, "Account security") stands for the second factor: it is how such accounts use WebDAV.
+  if (isAppPasswordShaped(input.password)) {
+    const { user } = await checkAppPasswordSignIn(ctx, input, door).catch(keepBasicChallenge);
+    return { user, realUser: user, sessionId: null };
+  }
   // The order every password door shares (password-sign-in.ts); a 401 keeps the Basic challenge.
-  const user = await checkPasswordSignIn({ db, actor: null, request }, input, { name: "webdav", kind: "api" }).catch((error: unknown) => {
-    if (error instanceof AppError && error.status === 401) throw new AppError(error.code, error.message, error.details, { ...error.headers, ...davUnauthorized(error.message).headers });
-    throw error;
-  });
+  const user = await checkPasswordSignIn(ctx, input, door).catch(keepBasicChallenge);
   if (hasFactor(await loadUserFactors(db, user.id)) || (await mustEnrolSecondFactor(db, user))) {
-    throw davUnauthorized("This account has a second factor: use Authorization: Bearer with an API or OAuth2 token");
+    throw davUnauthorized("This account has a second factor: use an app password (account page) or Authorization: Bearer");
   }
   return { user, realUser: user, sessionId: null };
+}
+
+function keepBasicChallenge(error: unknown): never {
+  if (error instanceof AppError && error.status === 401) throw new AppError(error.code, error.message, error.details, { ...error.headers, ...davUnauthorized(error.message).headers });
+  throw error;
 }

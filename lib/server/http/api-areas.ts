@@ -8,7 +8,7 @@ import type { Access, Area } from "@/lib/contracts/scopes";
  * tests/api/oauth2/areas.test.ts walks every route file and fast path against this table.
  */
 const AREA_OF: [RegExp, Area][] = [
-  [/^\/api\/account\/(mfa|password|identity)(\/|$)/, "accountsec"],
+  [/^\/api\/account\/(mfa|password|identity|sessions?|app_passwords?)(\/|$)/, "accountsec"],
   [/^\/api\/oauth2\/user(\/|$)/, "accountsec"],
   [/^\/api\/(account|auth)(\/|$)/, "account"],
   [/^\/api\/(admin|config|stats|logs?|emails?|option|identity|oauth2)(\/|$)/, "admin"],
