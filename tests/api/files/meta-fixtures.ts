@@ -1,0 +1,149 @@
+import { Readable } from "node:stream";
+import { PDFDocument } from "pdf-lib";
+import sharp from "sharp";
+import { ZipFile } from "yazl";
+
+/**
+ * Files with metadata, built at test time (no binary fixtures): a PDF with an information
+ * dictionary (pdf-lib), a docx and an odt (yazl), a JPEG with EXIF (sharp), and hostile ones.
+ */
+const xml = (s: string) => Buffer.from(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n${s}`);
+const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+
+export type DocumentInfo = { title: string; author: string; subject: string; keywords: string[]; creator: string; producer: string; created: Date; pages: number };
+
+export async function pdfWithInfo(info: DocumentInfo): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  for (let n = 0; n < info.pages; n++) doc.addPage([300, 400]);
+  doc.setTitle(info.title);
+  doc.setAuthor(info.author);
+  doc.setSubject(info.subject);
+  doc.setKeywords(info.keywords);
+  doc.setCreator(info.creator);
+  doc.setProducer(info.producer);
+  doc.setCreationDate(info.created);
+  return doc.save();
+}
+
+type Entry = { name: string; data: Buffer | Readable; store?: boolean };
+
+async function zipOf(entries: Entry[]): Promise<Buffer> {
+  const zip = new ZipFile();
+  for (const { name, data, store } of entries) {
+    if (Buffer.isBuffer(data)) zip.addBuffer(data, name, { compress: !store });
+    else zip.addReadStream(data, name, { compress: !store });
+  }
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const DOCX_TYPES = xml(
+  `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/><Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/></Types>`,
+);
+const DOCX_RELS = xml(
+  `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/extended-properties" Target="docProps/app.xml"/></Relationships>`,
+);
+const DOCX_BODY = xml(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Hello</w:t></w:r></w:p></w:body></w:document>`);
+
+function coreXml(info: Omit<DocumentInfo, "creator" | "producer" | "pages">) {
+  return xml(
+    `<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><dc:title>${escape(info.title)}</dc:title><dc:subject>${escape(info.subject)}</dc:subject><dc:creator>${escape(info.author)}</dc:creator><cp:keywords>${escape(info.keywords.join(", "))}</cp:keywords><cp:lastModifiedBy>Someone else</cp:lastModifiedBy><dcterms:created xsi:type="dcterms:W3CDTF">${info.created.toISOString().replace(/\.\d{3}Z$/, "Z")}</dcterms:created></cp:coreProperties>`,
+  );
+}
+
+export function docxWithProperties(info: Omit<DocumentInfo, "producer">): Promise<Buffer> {
+  return zipOf([
+    { name: "[Content_Types].xml", data: DOCX_TYPES },
+    { name: "_rels/.rels", data: DOCX_RELS },
+    { name: "word/document.xml", data: DOCX_BODY },
+    { name: "docProps/core.xml", data: coreXml(info) },
+    {
+      name: "docProps/app.xml",
+      data: xml(
+        `<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>${escape(info.creator)}</Application><Pages>${info.pages}</Pages></Properties>`,
+      ),
+    },
+  ]);
+}
+
+export function odtWithProperties(info: Omit<DocumentInfo, "producer">): Promise<Buffer> {
+  const office = `xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" office:version="1.3"`;
+  return zipOf([
+    { name: "mimetype", data: Buffer.from("application/vnd.oasis.opendocument.text"), store: true },
+    {
+      name: "META-INF/manifest.xml",
+      data: xml(
+        `<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.text"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/><manifest:file-entry manifest:full-path="meta.xml" manifest:media-type="text/xml"/></manifest:manifest>`,
+      ),
+    },
+    {
+      name: "content.xml",
+      data: xml(`<office:document-content ${office} xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:text><text:p>Hello</text:p></office:text></office:body></office:document-content>`),
+    },
+    {
+      name: "meta.xml",
+      data: xml(
+        `<office:document-meta ${office} xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><office:meta><meta:generator>${escape(info.creator)}</meta:generator><dc:title>${escape(info.title)}</dc:title><dc:subject>${escape(info.subject)}</dc:subject>${info.keywords.map((k) => `<meta:keyword>${escape(k)}</meta:keyword>`).join("")}<meta:initial-creator>${escape(info.author)}</meta:initial-creator><dc:creator>Someone else</dc:creator><meta:creation-date>${info.created.toISOString().replace(/Z$/, "")}</meta:creation-date><meta:document-statistic meta:page-count="${info.pages}" meta:word-count="1"/></office:meta></office:document-meta>`,
+      ),
+    },
+  ]);
+}
+
+/** A JPEG whose EXIF names its author, camera and the moment it was taken (EXIF's "YYYY:MM:DD HH:MM:SS"). */
+export function jpegWithExif(exif: { artist: string; make: string; model: string; taken: string }): Promise<Buffer> {
+  return sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+    .jpeg()
+    .withExif({ IFD0: { Artist: exif.artist, Make: exif.make, Model: exif.model }, IFD2: { DateTimeOriginal: exif.taken } })
+    .toBuffer();
+}
+
+/**
+ * The JPEG with its EXIF made malformed: the first directory claims 65535 entries and points
+ * past the end of the block.
+ */
+export async function jpegWithMalformedExif(): Promise<Buffer> {
+  const jpeg = Buffer.from(await jpegWithExif({ artist: "Ada", make: "Canon", model: "EOS", taken: "2023:07:14 09:08:07" }));
+  const exif = jpeg.indexOf("Exif\0\0", 0, "latin1");
+  if (exif < 0) throw new Error("no EXIF block in the JPEG sharp wrote");
+  const tiff = exif + 6;
+  const littleEndian = jpeg.toString("latin1", tiff, tiff + 2) === "II";
+  const ifd0 = tiff + (littleEndian ? jpeg.readUInt32LE(tiff + 4) : jpeg.readUInt32BE(tiff + 4));
+  if (littleEndian) jpeg.writeUInt16LE(0xffff, ifd0);
+  else jpeg.writeUInt16BE(0xffff, ifd0);
+  // The first entry's value offset, far outside the block.
+  if (littleEndian) jpeg.writeUInt32LE(0x7ffffff0, ifd0 + 2 + 8);
+  else jpeg.writeUInt32BE(0x7ffffff0, ifd0 + 2 + 8);
+  return jpeg;
+}
+
+/** A docx whose core.xml inflates to `megabytes` MB of spaces (a zip bomb in a few hundred KB). */
+export function docxBomb(megabytes: number): Promise<Buffer> {
+  const block = Buffer.alloc(1024 * 1024, 0x20);
+  let sent = 0;
+  const spaces = new Readable({
+    read() {
+      this.push(sent++ < megabytes ? block : null);
+    },
+  });
+  return zipOf([
+    { name: "[Content_Types].xml", data: DOCX_TYPES },
+    { name: "_rels/.rels", data: DOCX_RELS },
+    { name: "word/document.xml", data: DOCX_BODY },
+    { name: "docProps/core.xml", data: spaces },
+  ]);
+}
+
+/** A docx of `count` entries (core.xml among the last), an archive made of names. */
+export function docxOfManyEntries(count: number): Promise<Buffer> {
+  const entries: Entry[] = [
+    { name: "[Content_Types].xml", data: DOCX_TYPES },
+    { name: "_rels/.rels", data: DOCX_RELS },
+    { name: "word/document.xml", data: DOCX_BODY },
+  ];
+  const empty = Buffer.alloc(0);
+  for (let i = 0; i < count; i++) entries.push({ name: `x/${i}`, data: empty, store: true });
+  entries.push({ name: "docProps/core.xml", data: coreXml({ title: "Many", author: "A", subject: "S", keywords: [], created: new Date("2024-01-01T00:00:00Z") }) });
+  return zipOf(entries);
+}
