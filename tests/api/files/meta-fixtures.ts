@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import zlib from "node:zlib";
 import { PDFDocument } from "pdf-lib";
 import sharp from "sharp";
 import { ZipFile } from "yazl";
@@ -135,15 +136,70 @@ export function docxBomb(megabytes: number): Promise<Buffer> {
   ]);
 }
 
-/** A docx of `count` entries (core.xml among the last), an archive made of names. */
-export function docxOfManyEntries(count: number): Promise<Buffer> {
-  const entries: Entry[] = [
-    { name: "[Content_Types].xml", data: DOCX_TYPES },
-    { name: "_rels/.rels", data: DOCX_RELS },
-    { name: "word/document.xml", data: DOCX_BODY },
-  ];
-  const empty = Buffer.alloc(0);
-  for (let i = 0; i < count; i++) entries.push({ name: `x/${i}`, data: empty, store: true });
-  entries.push({ name: "docProps/core.xml", data: coreXml({ title: "Many", author: "A", subject: "S", keywords: [], created: new Date("2024-01-01T00:00:00Z") }) });
-  return zipOf(entries);
+/** The zip bomb with its central directory lying: core.xml says it inflates to 1,000 bytes. */
+export async function docxBombLyingAboutSize(megabytes: number): Promise<Buffer> {
+  const zip = await docxBomb(megabytes);
+  const name = Buffer.from("docProps/core.xml");
+  for (let at = zip.indexOf("PK\x01\x02", 0, "latin1"); at >= 0; at = zip.indexOf("PK\x01\x02", at + 4, "latin1")) {
+    if (zip.subarray(at + 46, at + 46 + name.length).equals(name)) {
+      zip.writeUInt32LE(1000, at + 24);
+      return zip;
+    }
+  }
+  throw new Error("core.xml is not in the central directory");
+}
+
+/**
+ * A docx of `count` empty entries and then its core.xml: an archive made of names. Written by hand
+ * (stored entries, ZIP64 end records for more than 65,535 entries): yazl takes a minute for 100,000.
+ */
+export function docxOfManyEntries(count: number): Buffer {
+  const entries = [...Array.from({ length: count }, (_, i) => ({ name: `x/${i}`, data: Buffer.alloc(0) })), { name: "docProps/core.xml", data: coreXml({ title: "Many", author: "A", subject: "S", keywords: [], created: new Date("2024-01-01T00:00:00Z") }) }];
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const { name, data } of entries) {
+    const fileName = Buffer.from(name);
+    const crc = zlib.crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(fileName.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(fileName.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, fileName, data);
+    centrals.push(central, fileName);
+    offset += local.length + fileName.length + data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const zip64End = Buffer.alloc(56);
+  zip64End.writeUInt32LE(0x06064b50, 0);
+  zip64End.writeBigUInt64LE(44n, 4);
+  zip64End.writeUInt16LE(45, 12);
+  zip64End.writeUInt16LE(45, 14);
+  zip64End.writeBigUInt64LE(BigInt(entries.length), 24);
+  zip64End.writeBigUInt64LE(BigInt(entries.length), 32);
+  zip64End.writeBigUInt64LE(BigInt(directory.length), 40);
+  zip64End.writeBigUInt64LE(BigInt(offset), 48);
+  const locator = Buffer.alloc(20);
+  locator.writeUInt32LE(0x07064b50, 0);
+  locator.writeBigUInt64LE(BigInt(offset + directory.length), 8);
+  locator.writeUInt32LE(1, 16);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Math.min(entries.length, 0xffff), 8);
+  end.writeUInt16LE(Math.min(entries.length, 0xffff), 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, zip64End, locator, end]);
 }

@@ -16,7 +16,7 @@ import { runJobsUntil } from "../../helpers/jobs";
 import { damagedPdf } from "../../helpers/pdf-fixtures";
 import { expectAuthRequired } from "../../helpers/security";
 import { multipartBody, openDatabase } from "../../helpers/upload-factories";
-import { docxBomb, docxOfManyEntries, docxWithProperties, jpegWithExif, jpegWithMalformedExif, odtWithProperties, pdfWithInfo } from "./meta-fixtures";
+import { docxBomb, docxBombLyingAboutSize, docxOfManyEntries, docxWithProperties, jpegWithExif, jpegWithMalformedExif, odtWithProperties, pdfWithInfo } from "./meta-fixtures";
 
 const META_JOB = "files.meta";
 const created = new Date("2024-03-05T10:20:30Z");
@@ -119,20 +119,25 @@ describe("file metadata (api.md, \"File metadata\")", () => {
     expect(meta).not.toHaveProperty("keywords");
   });
 
-  it("ends hostile files as {} without failing the job or holding up /api/health: a zip bomb, 100,000 entries, a damaged PDF, a malformed EXIF", async () => {
+  it("ends hostile files as {} without failing the job or holding up /api/health: a zip bomb (true to its sizes or not), 100,000 entries, a damaged PDF, a malformed EXIF", async () => {
     const user = await createTestUser();
     const ids = [
       await uploaded(user, "bomb.docx", await docxBomb(200)),
-      await uploaded(user, "names.docx", await docxOfManyEntries(100_000)),
+      await uploaded(user, "lying.docx", await docxBombLyingAboutSize(200)),
+      await uploaded(user, "names.docx", docxOfManyEntries(100_000)),
       await uploaded(user, "damaged.pdf", await damagedPdf()),
       await uploaded(user, "bad-exif.jpg", await jpegWithMalformedExif()),
     ];
     await warmHealth();
     const { times } = await healthWhile(runJobsUntil([META_JOB], async () => ((await Promise.all(ids.map(storedMeta))).every((m) => m !== null) ? true : null), 90_000));
     const metas = await Promise.all(ids.map((id) => read(user.token, id).then((res) => res.body.meta)));
-    expect(metas.slice(0, 3)).toEqual([{}, {}, {}]);
+    expect(metas.slice(0, 4)).toEqual([{}, {}, {}, {}]);
+    // The same archive under the ceiling of entries is read to its last one: the 100,000 were refused for their number.
+    const fewer = await uploaded(user, "fewer.docx", docxOfManyEntries(19_000));
+    expect(await metaAfterJob(user, fewer)).toEqual({ title: "Many", author: "A", subject: "S", date: "2024-01-01T00:00:00.000Z" });
     // The malformed EXIF: nothing, or what could be read before the damage, never a failure.
-    expect(Object.keys(metas[3]).every((key) => ["author", "camera", "date"].includes(key))).toBe(true);
+    console.log(`[meta] the malformed EXIF read as ${JSON.stringify(metas[4])}`);
+    expect(Object.keys(metas[4]).every((key) => ["author", "camera", "date"].includes(key))).toBe(true);
     const db = await getDb();
     const failed = await db.select().from(jobs).where(and(eq(jobs.kind, META_JOB), inArray(jobs.status, ["failed"])));
     expect(failed.filter((job) => ids.includes(Number((job.payload as { versionId: number }).versionId)))).toEqual([]);
