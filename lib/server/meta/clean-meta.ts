@@ -13,7 +13,6 @@ const MAX_PAGES = 1_000_000;
 
 // NUL and the other C0 controls but tab and line breaks, DEL, the C1 controls, and the bidi controls
 // (which can make a name read backwards in a listing: "Trojan Source").
-// eslint-disable-next-line no-control-regex
 const UNWANTED = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 /** A string from a file, cleaned and cut; undefined when nothing is left. */

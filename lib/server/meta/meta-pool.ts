@@ -35,9 +35,9 @@ export function runMetaTask<T>(op: string, args: Record<string, unknown>, blob?:
   return metaPool().run<T>(op, args, { calls: { read } });
 }
 
-/** A bounded range (MAX_READ_BYTES at most) as bytes. */
-export async function readAll(stream: Readable): Promise<Uint8Array> {
+/** A bounded range of a blob (its callers bound it) as bytes. */
+export async function readAll(stream: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const part of stream) parts.push(part as Buffer);
-  return new Uint8Array(Buffer.concat(parts));
+  return Buffer.concat(parts);
 }

@@ -11,8 +11,11 @@ import { readAll, runMetaTask } from "./meta-pool";
 const MAX_ZIP_ENTRIES = 20_000;
 /** core.xml, app.xml and meta.xml are a few kilobytes; more is not read. */
 const MAX_PROPERTIES_BYTES = 1024 * 1024;
-/** EXIF sits in an image's first segments (JPEG's APP1 is at most 64 KB): only this much is decoded. */
+/** EXIF sits in a JPEG's or PNG's first segments (JPEG's APP1 is at most 64 KB): only this much of them is read. */
 const IMAGE_HEAD_BYTES = 512 * 1024;
+/** WebP, TIFF, AVIF and GIF may keep it anywhere, and sharp reads no truncated one: read whole up to this size. */
+const WHOLE_IMAGE_BYTES = 32 * 1024 * 1024;
+const HEAD_FIRST = new Set(["image/jpeg", "image/png"]);
 
 const OOXML = /^(docx|docm|dotx|xlsx|xlsm|xltx|pptx|pptm|potx)$/;
 const ODF = /^(odt|ods|odp|odg|ott|ots|otp)$/;
@@ -65,13 +68,17 @@ async function pdfMeta(source: MetaSource): Promise<FileMeta> {
 }
 
 /**
- * sharp reads the EXIF block from the image's head (in libuv's threads, as previews do), the
- * metadata worker parses it. An image without EXIF has no metadata.
+ * sharp reads the EXIF block from the image's head, or from the whole of a small image of another
+ * format (in libuv's threads, as previews do), the metadata worker parses it. An image without
+ * EXIF has no metadata.
  */
 async function imageMeta(source: MetaSource): Promise<FileMeta> {
-  if ((source.mime ?? "").includes("svg")) return {};
-  const head = Buffer.from(await readAll(await getBlobStore().read(source.blobId, { start: 0, end: Math.min(source.size, IMAGE_HEAD_BYTES) - 1 })));
-  const { exif } = await sharp(head, { failOn: "none", limitInputPixels: false })
+  const mime = (source.mime ?? "").toLowerCase();
+  if (mime.includes("svg")) return {};
+  const length = HEAD_FIRST.has(mime) ? Math.min(source.size, IMAGE_HEAD_BYTES) : source.size;
+  if (length > WHOLE_IMAGE_BYTES) return {};
+  const bytes = await readAll(await getBlobStore().read(source.blobId, { start: 0, end: length - 1 }));
+  const { exif } = await sharp(bytes, { failOn: "none", limitInputPixels: false })
     .metadata()
     .catch((error: unknown) => {
       throw new UnreadableContent(`sharp: ${error instanceof Error ? error.message : String(error)}`);

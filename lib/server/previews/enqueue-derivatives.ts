@@ -18,12 +18,12 @@ export type FinishedDerivatives = { preview: VersionPreview; textVersionId: numb
 /**
  * Called in the transaction that makes a version visible (commitUpload): marks its thumbnail and
  * its text pending and queues the jobs that make them, and the one that reads its metadata.
- * Copies and clones share the blob of their
- * source, so they take the source's finished derivatives instead when the caller found some
- * (findFinishedDerivatives): same bytes, same thumbnail, the thumbnail blob shared like the
- * content. `metaRead`: the version's metadata was taken from a version of the same blob
- * (findReadMeta), so its job is not queued. Calling it again (content replaced) starts over. Its
- * statements are sent at once (commitUpload sends its COMMIT right behind them).
+ * Copies and clones share the blob of their source, so they take the source's finished
+ * derivatives instead when the caller found some (findFinishedDerivatives): same bytes, same
+ * thumbnail, the thumbnail blob shared like the content. `metaRead`: the version's metadata was
+ * taken from a version of the same blob (findReadMeta), so its job is not queued. Calling it again
+ * (content replaced) starts over. Its statements are sent at once (commitUpload sends its COMMIT
+ * right behind them).
  */
 export async function enqueueDerivatives(db: DbOrTx, version: Pick<FileVersion, "id">, finished?: FinishedDerivatives | null, options: { metaRead?: boolean } = {}): Promise<void> {
   if (finished) {
@@ -35,7 +35,8 @@ export async function enqueueDerivatives(db: DbOrTx, version: Pick<FileVersion, 
   }
   const kinds = options.metaRead ? sql`(${PREVIEW_JOB}::text), (${TEXT_JOB}::text)` : sql`(${PREVIEW_JOB}::text), (${TEXT_JOB}::text), (${META_JOB}::text)`;
   // Five rows in one statement (in every upload's commit): the thumbnail and the text pending, and
-  // their jobs and the metadata's queued as enqueueJob queues them (a pending job of the same key is kept instead).
+  // their jobs and the metadata's queued as enqueueJob queues them (a pending job of the same key
+  // is kept instead).
   await db.execute(sql`
     WITH preview AS (
       INSERT INTO version_previews (version_id, state, updated_at) VALUES (${version.id}::int, 'pending', now())

@@ -42,19 +42,19 @@ class BlobReader extends yauzl.RandomAccessReader {
 
   // yauzl's ranges end exclusive.
   _readStreamForRange(start, end) {
-    const reader = this;
+    const block = (index) => this.block(index);
     let at = start;
     return new Readable({
       read() {
         if (at >= end) return this.push(null);
         const index = Math.floor(at / BLOCK);
-        reader.block(index).then(
-          (block) => {
+        block(index).then(
+          (bytes) => {
             const from = at - index * BLOCK;
-            const to = Math.min(block.length, end - index * BLOCK);
+            const to = Math.min(bytes.length, end - index * BLOCK);
             if (to <= from) return this.destroy(new Error("The file ended early"));
             at += to - from;
-            this.push(block.subarray(from, to));
+            this.push(bytes.subarray(from, to));
           },
           (error) => this.destroy(error),
         );

@@ -93,9 +93,9 @@ export function odtWithProperties(info: Omit<DocumentInfo, "producer">): Promise
 }
 
 /** A JPEG whose EXIF names its author, camera and the moment it was taken (EXIF's "YYYY:MM:DD HH:MM:SS"). */
-export function jpegWithExif(exif: { artist: string; make: string; model: string; taken: string }): Promise<Buffer> {
+export function jpegWithExif(exif: { artist: string; make: string; model: string; taken: string }, format: "jpeg" | "webp" = "jpeg"): Promise<Buffer> {
   return sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 80, b: 40 } } })
-    .jpeg()
+    [format]()
     .withExif({ IFD0: { Artist: exif.artist, Make: exif.make, Model: exif.model }, IFD2: { DateTimeOriginal: exif.taken } })
     .toBuffer();
 }

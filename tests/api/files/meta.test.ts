@@ -103,10 +103,12 @@ describe("file metadata (api.md, \"File metadata\")", () => {
     });
   });
 
-  it("reads a JPEG's EXIF: date taken, artist, camera", async () => {
+  it("reads an image's EXIF: date taken, artist, camera (JPEG, and WebP read whole)", async () => {
     const user = await createTestUser();
     const id = await uploaded(user, "photo.jpg", await jpegWithExif({ artist: "Ada Lovelace", make: "Canon", model: "Canon EOS 5D", taken: "2023:07:14 09:08:07" }));
     expect(await metaAfterJob(user, id)).toEqual({ author: "Ada Lovelace", camera: "Canon EOS 5D", date: "2023-07-14T09:08:07.000Z" });
+    const webp = await uploaded(user, "photo.webp", await jpegWithExif({ artist: "Grace Hopper", make: "NIKON", model: "D750", taken: "2022:01:02 03:04:05" }, "webp"));
+    expect(await metaAfterJob(user, webp)).toEqual({ author: "Grace Hopper", camera: "NIKON D750", date: "2022-01-02T03:04:05.000Z" });
   });
 
   it("cleans what a file says: no NUL or bidi controls, values cut at 1,000 characters, empty ones left out", async () => {
