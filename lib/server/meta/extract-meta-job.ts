@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db";
 import type { JobRun } from "../jobs/registry";
 import { fileVersions, files } from "@/db/schema";
@@ -24,7 +24,12 @@ export async function extractMeta(db: Db, versionId: number, run: JobRun = { las
     .from(fileVersions)
     .innerJoin(files, eq(files.id, fileVersions.fileId))
     .where(eq(fileVersions.id, versionId));
-  if (!row?.blobId) return;
+  if (!row) return;
+  if (!row.blobId) {
+    // No content to read: nothing to show, and nothing for GET /file?meta=1 to queue again.
+    await db.update(fileVersions).set({ meta: {} }).where(and(eq(fileVersions.id, versionId), isNull(fileVersions.blobId)));
+    return;
+  }
   let meta: FileMeta;
   try {
     meta = await readMeta({ blobId: row.blobId, size: row.size, mime: row.mime, name: row.name });
