@@ -1,8 +1,12 @@
 import { Readable } from "node:stream";
 import zlib from "node:zlib";
+import { desc, eq } from "drizzle-orm";
 import { PDFDocument } from "pdf-lib";
 import sharp from "sharp";
 import { ZipFile } from "yazl";
+import { getDb } from "@/db";
+import { jobs } from "@/db/schema";
+import { handlerFor } from "@/lib/server/jobs/registry";
 
 /**
  * Files with metadata, built at test time (no binary fixtures): a PDF with an information
@@ -203,3 +207,18 @@ export function docxOfManyEntries(count: number): Buffer {
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, zip64End, locator, end]);
 }
+
+/**
+ * Runs the metadata job queued for a version: its row's payload through the registered handler,
+ * as the worker would, on this version alone (runDueJobs would also run other tests' hostile
+ * files first). Not a last attempt: a file's own fault must not make the job throw for a retry.
+ */
+export async function runMetaJobOf(versionId: number): Promise<void> {
+  const db = await getDb();
+  const [job] = await db.select().from(jobs).where(eq(jobs.dedupeKey, `${META_JOB}:${versionId}`)).orderBy(desc(jobs.id)).limit(1);
+  if (!job) throw new Error(`no ${META_JOB} job was queued for version ${versionId}`);
+  const handler = await handlerFor(META_JOB);
+  await handler!(db, job.payload as Record<string, unknown>, { lastAttempt: false });
+}
+
+export const META_JOB = "files.meta";

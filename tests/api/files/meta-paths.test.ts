@@ -15,24 +15,20 @@ import { davHandler } from "@/lib/server/dav/dav-handler";
 import { createTestUser, type TestUser } from "../../helpers/factories";
 import { createFolder } from "../../helpers/files";
 import { call } from "../../helpers/http";
-import { runJobsUntil } from "../../helpers/jobs";
 import { serveNode } from "../../helpers/node-server";
 import { filesNamed, multipartBody, openDatabase } from "../../helpers/upload-factories";
 import { createLink } from "../ulinks/ulink-helpers";
-import { pdfWithInfo } from "./meta-fixtures";
+import { META_JOB, pdfWithInfo, runMetaJobOf } from "./meta-fixtures";
 
 // Every way content arrives queues the metadata job (api.md, "File metadata"); a folder copy keeps its sources' metadata.
 
-const META_JOB = "files.meta";
 const pdf = (title: string) => pdfWithInfo({ title, author: "Ada", subject: "S", keywords: [], creator: "C", producer: "P", created: new Date("2024-03-05T10:20:30Z"), pages: 2 });
 const storedMeta = async (versionId: number) => (await (await getDb()).select({ meta: fileVersions.meta }).from(fileVersions).where(eq(fileVersions.id, versionId)))[0]?.meta;
 const read = (user: TestUser, id: number) => call(fileRoute.GET, { path: `/api/file/${id}`, token: user.token, params: { fileId: String(id) }, query: { meta: "1", full: "1" } });
 
 async function expectMetaRead(user: TestUser, versionId: number, title: string) {
-  const db = await getDb();
-  const [queued] = await db.select().from(jobs).where(and(eq(jobs.kind, META_JOB), eq(jobs.dedupeKey, `${META_JOB}:${versionId}`)));
-  expect(queued, "a files.meta job for the version").toBeDefined();
-  await runJobsUntil([META_JOB], async () => ((await storedMeta(versionId)) === null ? null : true), 60_000);
+  expect(await storedMeta(versionId)).toBeNull();
+  await runMetaJobOf(versionId);
   const res = await read(user, versionId);
   expect(res.status, res.text).toBe(200);
   expect(res.body.meta).toMatchObject({ title, author: "Ada", pages: 2, date: "2024-03-05T10:20:30.000Z" });
@@ -130,7 +126,7 @@ describe("the metadata job behind every upload path", () => {
       return fileResponse.parse(res.body).id;
     };
     const read1 = await upload("read.pdf", "Read before");
-    await runJobsUntil([META_JOB], async () => ((await storedMeta(read1)) === null ? null : true), 60_000);
+    await runMetaJobOf(read1);
     await upload("unread.pdf", "Not read yet");
     // The second one's job has not run: as if it had not been queued yet when the folder is copied.
     const db = await getDb();
