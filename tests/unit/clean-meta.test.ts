@@ -10,6 +10,10 @@ describe("cleanMeta (values read from files)", () => {
     const long = cleanText("😀".repeat(MAX_META_CHARS + 5))!;
     expect(Array.from(long)).toHaveLength(MAX_META_CHARS);
     expect(long.endsWith("😀")).toBe(true);
+    // Megabytes of a value: only its beginning is looked at.
+    expect(cleanText(`${" ".repeat(5_000_000)}x`)).toBeUndefined();
+    expect(cleanText("\u0000".repeat(3999) + "😀")).toBeUndefined();
+    expect(cleanText("a".repeat(3_000_000))).toBe("a".repeat(MAX_META_CHARS));
   });
 
   it("reads PDF dates with or without zone and parts, ISO 8601 dates, and leaves out impossible ones", () => {

@@ -15,10 +15,15 @@ const MAX_PAGES = 1_000_000;
 // (which can make a name read backwards in a listing: "Trojan Source").
 const UNWANTED = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
+/** What is looked at of a value: the work on the web thread stays small whatever a file holds. */
+const MAX_SCANNED = 4 * MAX_META_CHARS;
+
 /** A string from a file, cleaned and cut; undefined when nothing is left. */
 export function cleanText(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
-  const cleaned = value.replace(UNWANTED, "").replace(/\s+/g, " ").trim();
+  // A pair of surrogates cut in two by the first slice loses its lone half.
+  const scanned = value.length > MAX_SCANNED ? value.slice(0, MAX_SCANNED).replace(/[\uD800-\uDBFF]$/, "") : value;
+  const cleaned = scanned.replace(UNWANTED, "").replace(/\s+/g, " ").trim();
   if (!cleaned) return undefined;
   const chars = Array.from(cleaned);
   return chars.length > MAX_META_CHARS ? chars.slice(0, MAX_META_CHARS).join("") : cleaned;
@@ -37,7 +42,7 @@ export function cleanPages(value: unknown): number | undefined {
 export function cleanDate(value: unknown): string | undefined {
   if (value instanceof Date) return validIso(value);
   if (typeof value !== "string") return undefined;
-  const text = value.replace(UNWANTED, "").trim();
+  const text = value.slice(0, 100).replace(UNWANTED, "").trim();
   // A PDF date may lack its "D:" prefix: digits running past the year are never ISO 8601's.
   return text.startsWith("D:") || /^\d{5}|^\d{4}$/.test(text) ? pdfDate(text) : isoDate(text);
 }

@@ -121,7 +121,8 @@ async function readEntryText(zip, entry, maxBytes) {
 function texts(doc, namespace, localName) {
   const found = [];
   const nodes = doc.getElementsByTagNameNS(namespace, localName);
-  for (let i = 0; i < nodes.length; i++) found.push((nodes[i].textContent ?? "").trim());
+  // Cut here: a value of megabytes is not sent to the main thread.
+  for (let i = 0; i < nodes.length && i < 100; i++) found.push((nodes[i].textContent ?? "").trim().slice(0, 16_384));
   return found.filter(Boolean);
 }
 const first = (doc, namespace, localName) => texts(doc, namespace, localName)[0];
@@ -192,12 +193,13 @@ serveOperations({
   /** {exif} (sharp's metadata().exif) → {date, author, make, model} raw */
   async exif({ exif }) {
     const tags = exifReader(Buffer.from(exif.buffer, exif.byteOffset, exif.byteLength));
+    const text = (value) => (typeof value === "string" ? value.slice(0, 16_384) : undefined);
     return {
       value: {
-        date: tags.Photo?.DateTimeOriginal,
-        author: tags.Image?.Artist,
-        make: tags.Image?.Make,
-        model: tags.Image?.Model,
+        date: tags.Photo?.DateTimeOriginal instanceof Date ? tags.Photo.DateTimeOriginal : undefined,
+        author: text(tags.Image?.Artist),
+        make: text(tags.Image?.Make),
+        model: text(tags.Image?.Model),
       },
     };
   },

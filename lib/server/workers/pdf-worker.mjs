@@ -95,7 +95,8 @@ serveOperations({
       const { info } = await doc.getMetadata();
       const picked = {};
       for (const key of ["Title", "Author", "Subject", "Keywords", "Creator", "Producer", "CreationDate"]) {
-        if (typeof info?.[key] === "string") picked[key] = info[key];
+        // Cut here: a title of megabytes is not sent to the main thread.
+        if (typeof info?.[key] === "string") picked[key] = info[key].slice(0, 16_384);
       }
       return { value: { pageCount: doc.numPages, info: picked } };
     } finally {
