@@ -112,12 +112,14 @@ describe("file metadata (api.md, \"File metadata\")", () => {
 
   it("cleans what a file says: no NUL or bidi controls, values cut at 1,000 characters, empty ones left out", async () => {
     const user = await createTestUser();
-    const pdf = await pdfWithInfo({ ...INFO, title: "Invoice\u0000 \u202Efdp.exe\u202C", subject: "é".repeat(5000), keywords: [] });
+    const pdf = await pdfWithInfo({ ...INFO, title: "Invoice\u0000 \u202Efdp.exe\u202C", subject: "é".repeat(5000), keywords: [], producer: "p".repeat(2_000_000), creator: " " });
     const id = await uploaded(user, "odd.pdf", pdf);
     const meta = await metaAfterJob(user, id);
     expect(meta.title).toBe("Invoice fdp.exe");
     expect(meta.subject).toBe("é".repeat(MAX_META_CHARS));
+    expect(meta.producer).toBe("p".repeat(MAX_META_CHARS));
     expect(meta).not.toHaveProperty("keywords");
+    expect(meta).not.toHaveProperty("creator");
   });
 
   it("ends hostile files as {} without failing the job or holding up /api/health: a zip bomb (true to its sizes or not), 100,000 entries, a damaged PDF, a malformed EXIF", async () => {
