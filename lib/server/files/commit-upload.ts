@@ -12,7 +12,7 @@ import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { FILE_EVENT, recordEvent } from "../events/record-event";
 import { getFolderOrThrow } from "../folders/get-folder";
-import { enqueueDerivatives, findFinishedDerivatives } from "../previews/enqueue-derivatives";
+import { enqueueDerivatives, findFinishedDerivatives, findReadMeta } from "../previews/enqueue-derivatives";
 import { assertLockAllows } from "../locks/assert-not-locked";
 import type { LockRow } from "../locks/serialize-lock";
 import { exhausted } from "../quotas/assert-quota";
@@ -82,14 +82,15 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, { mime, c
   // the name runs once the name's lock is held, so uploads of one name into one folder queue up
   // (50 concurrent uploads become 50 versions) and each sees the previous one's file. The quota
   // rows are locked, then counted (readQuotaStanding). The ids of the rows to create let every
-  // write be sent at once below. A copy looks for the finished thumbnail and text of its blob.
-  const [access, , found, standing, ids, finished] = await settleAll([
+  // write be sent at once below. A copy looks for the finished thumbnail and text of its blob, and its metadata.
+  const [access, , found, standing, ids, finished, readMeta] = await settleAll([
     getFolderOrThrow(db, user, input.folderId, "browse"),
     db.execute(sql`SELECT pg_advisory_xact_lock(${input.folderId}::int, hashtext(lower(normalize(${name}, NFC))))`).execute(),
     findLiveFileForUpload(db, input.folderId, name),
     readQuotaStanding(db, quotas, { lock: true }),
     db.execute(sql`SELECT nextval(pg_get_serial_sequence('files', 'id'))::int AS file_id, nextval(pg_get_serial_sequence('file_versions', 'id'))::int AS version_id`),
     input.sharedBlob ? findFinishedDerivatives(db, input.blob.id) : null,
+    input.sharedBlob ? findReadMeta(db, input.blob.id) : null,
   ] as const);
   const { folder, rights } = access;
   let existing = found;
@@ -122,6 +123,8 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, { mime, c
     creatorId: user.id,
     createdAt: now,
     modifiedAt: now,
+    // A copy keeps its source's metadata (same bytes); otherwise its job reads it (enqueueDerivatives).
+    meta: readMeta ?? null,
   };
   // Every write, sent together with the COMMIT (postgres.js pipelines the statements of one
   // connection): one round trip, and the rows every upload of this user or into this folder
@@ -145,7 +148,7 @@ async function commitInTransaction(ctx: AuthedCtx, input: CommitInput, { mime, c
     existing ? db.update(files).set({ currentVersionId: versionId, modifiedAt: now }).where(eq(files.id, fileId)).returning() : undefined,
     // Versioning off: the new content replaces the old; older versions go for good (after the new one is in).
     existing && !config.features.versioning ? db.delete(fileVersions).where(and(eq(fileVersions.fileId, fileId), sql`${fileVersions.id} <> ${versionId}`)) : undefined,
-    enqueueDerivatives(db, { id: versionId }, finished),
+    enqueueDerivatives(db, { id: versionId }, finished, { metaRead: readMeta !== null }),
     db.update(folders).set({ modifiedAt: now }).where(eq(folders.id, folder.id)),
   ] as const);
   const file = (updatedFile ?? createdFile)![0];

@@ -78,8 +78,8 @@ export async function presentFiles(
       const workflow = workflows.get(file.id);
       if (workflow) json.workflow = workflow;
     }
-    // jsonb: what the upload stored, an object (api.md, "meta").
-    if (options.meta && version.meta) json.meta = version.meta as FileResponse["meta"];
+    // api.md, "File metadata": what its job read from the content; {} until it has run.
+    if (options.meta) json.meta = (version.meta ?? {}) as FileResponse["meta"];
     return json;
   });
 }

@@ -14,13 +14,16 @@ export type Lane = { name: string; kinds: readonly string[] | null; concurrency:
  * not hold the next mail. Previews (LibreOffice, ffmpeg, pdf.js) and text extraction are the
  * slow and heavy kinds: one at a time each, apart from everything else. OCR (Tesseract, seconds a
  * page, minutes a scan) has a lane of its own, so that a long scan never holds back the text of
- * the PDFs and office documents behind it.
+ * the PDFs and office documents behind it. File metadata is quick (a PDF's information
+ * dictionary, an office document's properties): its own lane, so it never waits behind a long
+ * text extraction.
  */
 export const LANES: readonly Lane[] = [
   { name: "mail", kinds: ["mail.send", "account.password-reset"], concurrency: 2 },
   { name: "previews", kinds: ["previews.make"], concurrency: 1 },
   { name: "texts", kinds: ["texts.extract"], concurrency: 1 },
   { name: "ocr", kinds: ["texts.ocr"], concurrency: 1 },
+  { name: "meta", kinds: ["files.meta"], concurrency: 1 },
   { name: "other", kinds: null, concurrency: 1 },
 ];
 

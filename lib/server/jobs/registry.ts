@@ -18,6 +18,7 @@ const HANDLERS: Record<string, () => Promise<JobHandler>> = {
   "alerts.digest": async () => (await import("../alerts/digest-job")).alertDigestJob,
   "previews.make": async () => (await import("../previews/make-preview")).makePreviewJob,
   "texts.extract": async () => (await import("../texts/extract-text")).extractTextJob,
+  "files.meta": async () => (await import("../meta/extract-meta-job")).extractMetaJob,
   "texts.ocr": async () => (await import("../texts/ocr-job")).ocrTextJob,
   "stats.sample": async () => (await import("../stats/sample-stats")).sampleStatsJob,
   "signatures.complete": async () => (await import("../signatures/complete-signature-request")).completeSignatureJob,

@@ -1,12 +1,14 @@
 import "server-only";
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { settleAll } from "@/db/pipelined-transaction";
 import { fileVersions, versionPreviews, versionTexts, type FileVersion, type VersionPreview } from "@/db/schema";
-import { DEFAULT_MAX_ATTEMPTS } from "../jobs/enqueue";
+import { DEFAULT_MAX_ATTEMPTS, enqueueJob } from "../jobs/enqueue";
 
 export const PREVIEW_JOB = "previews.make";
 export const TEXT_JOB = "texts.extract";
+/** lib/server/meta/extract-meta-job.ts. */
+export const META_JOB = "files.meta";
 
 const FINAL = ["available", "failed", "none"];
 
@@ -15,16 +17,26 @@ export type FinishedDerivatives = { preview: VersionPreview; textVersionId: numb
 
 /**
  * Called in the transaction that makes a version visible (commitUpload): marks its thumbnail and
- * its text pending and queues the jobs that make them. Copies and clones share the blob of their
- * source, so they take the source's finished derivatives instead when the caller found some
- * (findFinishedDerivatives): same bytes, same thumbnail, the thumbnail blob shared like the
- * content. Calling it again (content replaced) starts over. Its statements are sent at once
- * (commitUpload sends its COMMIT right behind them).
+ * its text pending and queues the jobs that make them, and the one that reads its metadata.
+ * Copies and clones share the blob of their source, so they take the source's finished
+ * derivatives instead when the caller found some (findFinishedDerivatives): same bytes, same
+ * thumbnail, the thumbnail blob shared like the content. `metaRead`: the version's metadata was
+ * taken from a version of the same blob (findReadMeta), so its job is not queued. Calling it again
+ * (content replaced) starts over. Its statements are sent at once (commitUpload sends its COMMIT
+ * right behind them).
  */
-export async function enqueueDerivatives(db: DbOrTx, version: Pick<FileVersion, "id">, finished?: FinishedDerivatives | null): Promise<void> {
-  if (finished) return copyDerivatives(db, version.id, finished);
-  // Four rows in one statement (in every upload's commit): the thumbnail and the text pending, and
-  // their jobs queued as enqueueJob queues them (a pending job of the same key is kept instead).
+export async function enqueueDerivatives(db: DbOrTx, version: Pick<FileVersion, "id">, finished?: FinishedDerivatives | null, options: { metaRead?: boolean } = {}): Promise<void> {
+  if (finished) {
+    await settleAll([
+      options.metaRead ? undefined : enqueueJob(db, META_JOB, { versionId: version.id }, { dedupeKey: `${META_JOB}:${version.id}` }),
+      copyDerivatives(db, version.id, finished),
+    ]);
+    return;
+  }
+  const kinds = options.metaRead ? sql`(${PREVIEW_JOB}::text), (${TEXT_JOB}::text)` : sql`(${PREVIEW_JOB}::text), (${TEXT_JOB}::text), (${META_JOB}::text)`;
+  // Five rows in one statement (in every upload's commit): the thumbnail and the text pending, and
+  // their jobs and the metadata's queued as enqueueJob queues them (a pending job of the same key
+  // is kept instead).
   await db.execute(sql`
     WITH preview AS (
       INSERT INTO version_previews (version_id, state, updated_at) VALUES (${version.id}::int, 'pending', now())
@@ -35,7 +47,7 @@ export async function enqueueDerivatives(db: DbOrTx, version: Pick<FileVersion, 
     )
     INSERT INTO jobs (kind, payload, dedupe_key, run_at, max_attempts)
     SELECT kind, jsonb_build_object('versionId', ${version.id}::int), kind || ':' || ${version.id}::int, now(), ${DEFAULT_MAX_ATTEMPTS}::int
-    FROM (VALUES (${PREVIEW_JOB}::text), (${TEXT_JOB}::text)) AS queued(kind)
+    FROM (VALUES ${kinds}) AS queued(kind)
     ON CONFLICT (dedupe_key) WHERE status = 'pending' DO NOTHING`);
 }
 
@@ -60,6 +72,19 @@ export async function findFinishedDerivatives(db: DbOrTx, blobId: string, except
     )
     .limit(1);
   return source ?? null;
+}
+
+/**
+ * The metadata read from a version with this blob (file_versions.meta, null until its job has
+ * run), or null: a copy or a clone keeps its source's (same bytes), without a job of its own.
+ */
+export async function findReadMeta(db: DbOrTx, blobId: string): Promise<unknown> {
+  const [source] = await db
+    .select({ meta: fileVersions.meta })
+    .from(fileVersions)
+    .where(and(eq(fileVersions.blobId, blobId), isNotNull(fileVersions.meta)))
+    .limit(1);
+  return source?.meta ?? null;
 }
 
 /** The two rows copied, sent together. */

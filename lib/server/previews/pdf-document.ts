@@ -70,6 +70,11 @@ export async function readPdfPageCount(source: PdfSource, wait: Wait = {}): Prom
   return pageCount;
 }
 
+/** The number of pages and the information dictionary's text entries (Title, Author, CreationDate...), as the file has them. */
+export async function readPdfInfo(source: PdfSource): Promise<{ pageCount: number; info: Record<string, string> }> {
+  return runPdf("meta", source, {}, {});
+}
+
 /** Page `page` (1-based) as a PNG whose longer side is `side` pixels, and the number of pages. */
 export async function renderPdfPage(source: PdfSource, page: number, side: number, wait: Wait = {}): Promise<{ pageCount: number; png: Buffer }> {
   const { pageCount, png } = await runPdf<{ pageCount: number; png: Uint8Array }>("render", source, { page, side }, wait);

@@ -88,6 +88,22 @@ serveOperations({
     }
   },
 
+  /** {size, limits} → {pageCount, info}: the information dictionary's text entries, as found. */
+  async meta(args, call) {
+    const doc = await openPdf(call, args);
+    try {
+      const { info } = await doc.getMetadata();
+      const picked = {};
+      for (const key of ["Title", "Author", "Subject", "Keywords", "Creator", "Producer", "CreationDate"]) {
+        // Cut here: a title of megabytes is not sent to the main thread.
+        if (typeof info?.[key] === "string") picked[key] = info[key].slice(0, 16_384);
+      }
+      return { value: { pageCount: doc.numPages, info: picked } };
+    } finally {
+      await doc.destroy();
+    }
+  },
+
   /** {size, limits, page, side} → {pageCount, png} */
   async render(args, call) {
     const doc = await openPdf(call, args);
