@@ -37,3 +37,8 @@ export function parseDateInput(v: string | number): Date | null {
   const date = new Date(s);
   return Number.isNaN(date.getTime()) ? null : date;
 }
+
+/** A date in an answer: ISO 8601, as toISOString() writes it (the contract's "date"). */
+export const isoDate = z.iso.datetime({ offset: true });
+/** The contract's id of an answer: an int. */
+export const intId = z.number().int();

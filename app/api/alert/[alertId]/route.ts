@@ -1,4 +1,4 @@
-import { alertParams, recursiveQuery, updateAlertBody } from "@/lib/contracts/alerts";
+import { alertParams, alertResponse, recursiveQuery, updateAlertBody } from "@/lib/contracts/alerts";
 import { deleteAlert } from "@/lib/server/alerts/delete-alert";
 import { getAlert } from "@/lib/server/alerts/get-alert";
 import { updateAlert } from "@/lib/server/alerts/update-alert";
@@ -8,10 +8,10 @@ import { route } from "@/lib/server/http/route";
 export const runtime = "nodejs";
 
 // GET /api/alert/(alertId): read an alert
-export const GET = route({ params: alertParams }, ({ ctx, params }) => getAlert(ctx, params.alertId));
+export const GET = route({ params: alertParams, response: alertResponse }, ({ ctx, params }) => getAlert(ctx, params.alertId));
 
 // PUT /api/alert/(alertId): change the template, expiration or active (`recursive`: the target's alerts below too)
-export const PUT = route({ params: alertParams, query: recursiveQuery, body: updateAlertBody }, ({ ctx, params, query, body }) =>
+export const PUT = route({ params: alertParams, query: recursiveQuery, body: updateAlertBody, response: alertResponse }, ({ ctx, params, query, body }) =>
   updateAlert(ctx, params.alertId, body, { recursive: query.recursive }),
 );
 
