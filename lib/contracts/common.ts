@@ -42,3 +42,13 @@ export function parseDateInput(v: string | number): Date | null {
 export const isoDate = z.iso.datetime({ offset: true });
 /** The contract's id of an answer: an int. */
 export const intId = z.number().int();
+
+/** The contract's list envelope around a page of `item` (server/present/envelope.ts writes it; both spellings of the count, api.md). */
+export const listResponse = <T extends z.ZodType>(item: T) =>
+  z.object({
+    offset_start: z.number().int(),
+    nb_objets: z.number().int(),
+    nb_objects: z.number().int(),
+    nb_total_objects: z.number().int(),
+    objects: z.array(item),
+  });
