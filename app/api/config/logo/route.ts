@@ -1,3 +1,4 @@
+import { logoResponse } from "@/lib/contracts/config";
 import { deleteLogo } from "@/lib/server/config/delete-logo";
 import { readLogo } from "@/lib/server/config/read-logo";
 import { updateLogo } from "@/lib/server/config/update-logo";
@@ -10,7 +11,7 @@ export const runtime = "nodejs";
 export const GET = route({ auth: "none" }, ({ ctx, req }) => readLogo(ctx, req));
 
 // POST /api/config/logo: multipart part targetFile, at most 2 MB; body { logo_url }
-export const POST = route({ auth: "admin" }, ({ ctx, source }) => updateLogo(ctx, source));
+export const POST = route({ auth: "admin", response: logoResponse }, ({ ctx, source }) => updateLogo(ctx, source));
 
 // DELETE /api/config/logo: back to the default mark
 export const DELETE = route({ auth: "admin" }, ({ ctx }) => deleteLogo(ctx));

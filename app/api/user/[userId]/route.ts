@@ -1,4 +1,4 @@
-import { alertQuery, updateUserBody, userParams } from "@/lib/contracts/users";
+import { alertQuery, updateUserBody, userParams, userResponse } from "@/lib/contracts/users";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
 import { deleteUser } from "@/lib/server/users/delete-user";
@@ -8,10 +8,10 @@ import { updateUser } from "@/lib/server/users/update-user";
 export const runtime = "nodejs";
 
 // GET /api/user/(userId): read a user
-export const GET = route({ params: userParams }, ({ ctx, params }) => getUser(ctx, params.userId));
+export const GET = route({ params: userParams, response: userResponse }, ({ ctx, params }) => getUser(ctx, params.userId));
 
 // PUT /api/user/(userId): partial update (`alert` mails a changed password)
-export const PUT = route({ params: userParams, query: alertQuery, body: updateUserBody }, ({ ctx, params, query, body }) =>
+export const PUT = route({ params: userParams, query: alertQuery, body: updateUserBody, response: userResponse }, ({ ctx, params, query, body }) =>
   updateUser(ctx, params.userId, body, { alert: query.alert }),
 );
 

@@ -1,4 +1,4 @@
-import { tagElementParams } from "@/lib/contracts/tags";
+import { tagElementParams, tagResponse } from "@/lib/contracts/tags";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
 import { attachTag } from "@/lib/server/tags/attach-tag";
@@ -7,7 +7,7 @@ import { detachTag } from "@/lib/server/tags/detach-tag";
 export const runtime = "nodejs";
 
 // POST /api/tag/(tagId)/(elementId)/(type): put a tag on a file or a folder (201, or 200 when already there)
-export const POST = route({ params: tagElementParams }, async ({ ctx, params }) => {
+export const POST = route({ params: tagElementParams, response: { 200: tagResponse, 201: tagResponse } }, async ({ ctx, params }) => {
   const { tag, created } = await attachTag(ctx, params.tagId, params.type, params.elementId);
   return Response.json(tag, { status: created ? 201 : 200 });
 });
