@@ -52,3 +52,11 @@ export const listResponse = <T extends z.ZodType>(item: T) =>
     nb_total_objects: z.number().int(),
     objects: z.array(item),
   });
+
+/** An operation that answers 204 and nothing else: any 2xx JSON answer from it is a mismatch (route()'s `response`). */
+export const noContent = z.never().describe("204 No Content");
+/**
+ * An answer that is not JSON (a file, a picture, a PDF): its media type, for the OpenAPI document;
+ * a 2xx JSON answer from such an operation is a mismatch.
+ */
+export const notJson = (mediaType: string) => z.never().describe(mediaType);

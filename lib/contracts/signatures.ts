@@ -413,6 +413,9 @@ export type CodeSentResponse = z.infer<typeof codeSentResponse>;
 /** POST /signatures/(id)/actors/remind and …/actors/(actorId)/remind: the actors reminded. */
 export const remindResponse = z.object({ reminded: z.array(z.number().int()) });
 
+/** GET …/export: CSV by default (text/csv); with format=json these rows, only the columns asked for. */
+export const exportRowsResponse = z.array(z.record(z.string(), z.union([z.string(), z.number(), z.null()])));
+
 /** Columns the exports know, in their default order. */
 export const SIGNATURE_EXPORT_COLUMNS = [
   "id",

@@ -99,3 +99,5 @@ export const userResponse = z.object({
 });
 export type UserResponse = z.infer<typeof userResponse>;
 export const userListResponse = listResponse(userResponse);
+/** GET /user/(id)/quota: bytes; `quota` null = none. */
+export const userQuotaResponse = z.object({ quota: z.number().int().nullable(), used: z.number().int() });

@@ -40,11 +40,11 @@ type Spec<P, Q, B, K extends LinkKind = LinkKind, R extends ResponseSpec | undef
 
 /** What a service may return under a response schema: its input type (a string id where it says int is a type error), or a Response, or nothing (204). */
 type Answer<R> = R extends z.ZodType
-  ? z.input<R> | Response | undefined
+  ? z.input<R> | Response | undefined | void
   : R extends { 200: infer S extends z.ZodType }
-    ? z.input<S> | Response | undefined
+    ? z.input<S> | Response | undefined | void
     : R extends ResponseSpec
-      ? Response | undefined
+      ? Response | undefined | void
       : unknown;
 
 /** The context of a link visitor's operation: the resolved link instead of an actor. */

@@ -1,3 +1,4 @@
+import { noContent } from "@/lib/contracts/common";
 import { alertParams, alertResponse, recursiveQuery, updateAlertBody } from "@/lib/contracts/alerts";
 import { deleteAlert } from "@/lib/server/alerts/delete-alert";
 import { getAlert } from "@/lib/server/alerts/get-alert";
@@ -16,6 +17,6 @@ export const PUT = route({ params: alertParams, query: recursiveQuery, body: upd
 );
 
 // DELETE /api/alert/(alertId): remove an alert (`recursive`: the target's alerts below too)
-export const DELETE = route({ params: alertParams, query: recursiveQuery }, ({ ctx, params, query }) => deleteAlert(ctx, params.alertId, { recursive: query.recursive }));
+export const DELETE = route({ params: alertParams, query: recursiveQuery, response: noContent }, ({ ctx, params, query }) => deleteAlert(ctx, params.alertId, { recursive: query.recursive }));
 
 export const { PATCH, POST } = otherMethods({ GET, PUT, DELETE });

@@ -1,3 +1,4 @@
+import { noContent } from "@/lib/contracts/common";
 import { groupParams, groupQuery, groupResponse, updateGroupBody } from "@/lib/contracts/groups";
 import { deleteGroup } from "@/lib/server/groups/delete-group";
 import { getGroup } from "@/lib/server/groups/get-group";
@@ -16,6 +17,6 @@ export const PUT = route({ params: groupParams, query: groupQuery, body: updateG
 );
 
 // DELETE /api/group/(groupId): delete a group (administrators)
-export const DELETE = route({ params: groupParams }, ({ ctx, params }) => deleteGroup(ctx, params.groupId));
+export const DELETE = route({ params: groupParams, response: noContent }, ({ ctx, params }) => deleteGroup(ctx, params.groupId));
 
 export const { PATCH, POST } = otherMethods({ GET, PUT, DELETE });

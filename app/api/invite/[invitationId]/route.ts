@@ -1,3 +1,4 @@
+import { noContent } from "@/lib/contracts/common";
 import { invitationParams, invitationResponse, updateInvitationBody } from "@/lib/contracts/invitations";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
@@ -10,6 +11,6 @@ export const runtime = "nodejs";
 export const PUT = route({ params: invitationParams, body: updateInvitationBody, response: invitationResponse }, ({ ctx, params, body }) => updateInvitation(ctx, params.invitationId, body));
 
 // DELETE /api/invite/(invitationId): withdraw an invitation (its key stops working)
-export const DELETE = route({ params: invitationParams }, ({ ctx, params }) => deleteInvitation(ctx, params.invitationId));
+export const DELETE = route({ params: invitationParams, response: noContent }, ({ ctx, params }) => deleteInvitation(ctx, params.invitationId));
 
 export const { GET, PATCH, POST } = otherMethods({ PUT, DELETE });

@@ -1,3 +1,4 @@
+import { noContent } from "@/lib/contracts/common";
 import { optionParams, optionsResponse, updateOptionsBody } from "@/lib/contracts/options";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
@@ -14,6 +15,6 @@ export const GET = route({ params: optionParams, response: optionsResponse }, ({
 export const PUT = route({ params: optionParams, body: updateOptionsBody, response: optionsResponse }, ({ ctx, params, body }) => updateOptions(ctx, params.targetId, body));
 
 // DELETE /api/option/(targetId): remove the explicit options (a user falls back to their groups)
-export const DELETE = route({ params: optionParams }, ({ ctx, params }) => deleteOptions(ctx, params.targetId));
+export const DELETE = route({ params: optionParams, response: noContent }, ({ ctx, params }) => deleteOptions(ctx, params.targetId));
 
 export const { PATCH, POST } = otherMethods({ GET, PUT, DELETE });

@@ -1,3 +1,4 @@
+import { noContent } from "@/lib/contracts/common";
 import { fullQuery, signatureParams, signatureResponse, updateSignatureBody } from "@/lib/contracts/signatures";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
@@ -15,6 +16,6 @@ export const GET = route({ params: signatureParams, query: fullQuery, response: 
 export const PUT = route({ params: signatureParams, body: updateSignatureBody, response: signatureResponse }, ({ ctx, params, body, req }) => updateSignatureRequest(ctx, params.signatureId, body, appUrl(req)));
 
 // DELETE /api/signatures/(id): drafts only (409 otherwise: cancel instead)
-export const DELETE = route({ params: signatureParams }, ({ ctx, params }) => deleteSignatureRequest(ctx, params.signatureId));
+export const DELETE = route({ params: signatureParams, response: noContent }, ({ ctx, params }) => deleteSignatureRequest(ctx, params.signatureId));
 
 export const { PATCH, POST } = otherMethods({ GET, PUT, DELETE });

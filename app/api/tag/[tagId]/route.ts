@@ -1,3 +1,4 @@
+import { noContent } from "@/lib/contracts/common";
 import { tagParams, tagResponse, updateTagBody } from "@/lib/contracts/tags";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
@@ -14,6 +15,6 @@ export const GET = route({ params: tagParams, response: tagResponse }, ({ ctx, p
 export const PUT = route({ params: tagParams, body: updateTagBody, response: tagResponse }, ({ ctx, params, body }) => updateTag(ctx, params.tagId, body));
 
 // DELETE /api/tag/(tagId): the tag and its attachments
-export const DELETE = route({ params: tagParams }, ({ ctx, params }) => deleteTag(ctx, params.tagId));
+export const DELETE = route({ params: tagParams, response: noContent }, ({ ctx, params }) => deleteTag(ctx, params.tagId));
 
 export const { PATCH, POST } = otherMethods({ GET, PUT, DELETE });

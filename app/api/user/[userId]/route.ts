@@ -1,3 +1,4 @@
+import { noContent } from "@/lib/contracts/common";
 import { alertQuery, updateUserBody, userParams, userResponse } from "@/lib/contracts/users";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
@@ -16,6 +17,6 @@ export const PUT = route({ params: userParams, query: alertQuery, body: updateUs
 );
 
 // DELETE /api/user/(userId): soft delete; the private space goes to the trash
-export const DELETE = route({ params: userParams }, ({ ctx, params }) => deleteUser(ctx, params.userId));
+export const DELETE = route({ params: userParams, response: noContent }, ({ ctx, params }) => deleteUser(ctx, params.userId));
 
 export const { PATCH, POST } = otherMethods({ GET, PUT, DELETE });

@@ -1,3 +1,4 @@
+import { noContent } from "@/lib/contracts/common";
 import { identityProviderParams, identityProviderResponse, updateIdentityProviderBody } from "@/lib/contracts/identity-providers";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
@@ -14,6 +15,6 @@ export const GET = route({ auth: "admin", params: identityProviderParams, respon
 export const PUT = route({ auth: "admin", params: identityProviderParams, body: updateIdentityProviderBody, response: identityProviderResponse }, ({ ctx, params, body }) => updateIdentityProvider(ctx, params.providerId, body));
 
 // DELETE /api/identity/provider/(providerId): its accounts and groups stay, as local ones
-export const DELETE = route({ auth: "admin", params: identityProviderParams }, ({ ctx, params }) => deleteIdentityProvider(ctx, params.providerId));
+export const DELETE = route({ auth: "admin", params: identityProviderParams, response: noContent }, ({ ctx, params }) => deleteIdentityProvider(ctx, params.providerId));
 
 export const { POST, PATCH } = otherMethods({ GET, PUT, DELETE });

@@ -1,3 +1,4 @@
+import { noContent } from "@/lib/contracts/common";
 import { categoryParams, categoryResponse, updateCategoryBody } from "@/lib/contracts/tags";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
@@ -14,6 +15,6 @@ export const GET = route({ params: categoryParams, response: categoryResponse },
 export const PUT = route({ auth: "admin", params: categoryParams, body: updateCategoryBody, response: categoryResponse }, ({ ctx, params, body }) => updateCategory(ctx, params.categoryId, body));
 
 // DELETE /api/tag/category/(categoryId): its tags stay, without a category (administrators)
-export const DELETE = route({ auth: "admin", params: categoryParams }, ({ ctx, params }) => deleteCategory(ctx, params.categoryId));
+export const DELETE = route({ auth: "admin", params: categoryParams, response: noContent }, ({ ctx, params }) => deleteCategory(ctx, params.categoryId));
 
 export const { PATCH, POST } = otherMethods({ GET, PUT, DELETE });

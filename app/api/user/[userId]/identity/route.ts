@@ -1,3 +1,4 @@
+import { noContent } from "@/lib/contracts/common";
 import { accountIdentityResponse, setUserIdentityBody } from "@/lib/contracts/identity-links";
 import { userParams } from "@/lib/contracts/users";
 import { otherMethods } from "@/lib/server/http/methods";
@@ -15,6 +16,6 @@ export const GET = route({ auth: "admin", params: userParams, response: accountI
 export const PUT = route({ auth: "admin", params: userParams, body: setUserIdentityBody, response: accountIdentityResponse }, ({ ctx, params, body }) => setUserIdentity(ctx, params.userId, body));
 
 // DELETE /api/user/(userId)/identity: the account's single sign-on identity no longer opens it (administrators)
-export const DELETE = route({ auth: "admin", params: userParams }, ({ ctx, params }) => clearUserIdentity(ctx, params.userId));
+export const DELETE = route({ auth: "admin", params: userParams, response: noContent }, ({ ctx, params }) => clearUserIdentity(ctx, params.userId));
 
 export const { POST } = otherMethods({ GET, PUT, DELETE });

@@ -1,3 +1,4 @@
+import { noContent } from "@/lib/contracts/common";
 import { addDocumentBody, signatureDocumentParams, signatureDocumentResponse, updateDocumentBody } from "@/lib/contracts/signatures";
 import { otherMethods } from "@/lib/server/http/methods";
 import { created, route } from "@/lib/server/http/route";
@@ -14,6 +15,6 @@ export const POST = route({ params: signatureDocumentParams, body: addDocumentBo
 export const PUT = route({ params: signatureDocumentParams, body: updateDocumentBody, response: signatureDocumentResponse }, ({ ctx, params, body }) => updateSignatureDocument(ctx, params.signatureId, params.documentId, body));
 
 // DELETE /api/signatures/(id)/documents/(docId)
-export const DELETE = route({ params: signatureDocumentParams }, ({ ctx, params }) => deleteSignatureDocument(ctx, params.signatureId, params.documentId));
+export const DELETE = route({ params: signatureDocumentParams, response: noContent }, ({ ctx, params }) => deleteSignatureDocument(ctx, params.signatureId, params.documentId));
 
 export const { GET, PATCH } = otherMethods({ POST, PUT, DELETE });

@@ -1,3 +1,4 @@
+import { noContent } from "@/lib/contracts/common";
 import { tagElementParams, tagResponse } from "@/lib/contracts/tags";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
@@ -13,6 +14,6 @@ export const POST = route({ params: tagElementParams, response: { 200: tagRespon
 });
 
 // DELETE /api/tag/(tagId)/(elementId)/(type): take it off
-export const DELETE = route({ params: tagElementParams }, ({ ctx, params }) => detachTag(ctx, params.tagId, params.type, params.elementId));
+export const DELETE = route({ params: tagElementParams, response: noContent }, ({ ctx, params }) => detachTag(ctx, params.tagId, params.type, params.elementId));
 
 export const { GET, PUT, PATCH } = otherMethods({ POST, DELETE });

@@ -1,3 +1,4 @@
+import { noContent } from "@/lib/contracts/common";
 import { signatureFieldParams, signatureFieldResponse, updateFieldBody } from "@/lib/contracts/signatures";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
@@ -10,6 +11,6 @@ export const runtime = "nodejs";
 export const PUT = route({ params: signatureFieldParams, body: updateFieldBody, response: signatureFieldResponse }, ({ ctx, params, body }) => updateSignatureField(ctx, params.signatureId, params.documentId, params.fieldId, body));
 
 // DELETE /api/signatures/(id)/documents/(docId)/fields/(fieldId)
-export const DELETE = route({ params: signatureFieldParams }, ({ ctx, params }) => deleteSignatureField(ctx, params.signatureId, params.documentId, params.fieldId));
+export const DELETE = route({ params: signatureFieldParams, response: noContent }, ({ ctx, params }) => deleteSignatureField(ctx, params.signatureId, params.documentId, params.fieldId));
 
 export const { GET, POST, PATCH } = otherMethods({ PUT, DELETE });
