@@ -60,3 +60,5 @@ export const noContent = z.never().describe("204 No Content");
  * a 2xx JSON answer from such an operation is a mismatch.
  */
 export const notJson = (mediaType: string) => z.never().describe(mediaType);
+/** An operation that answers with a redirect (302 or 303) to a page or a provider, never JSON. */
+export const redirect = z.never().describe("302 or 303 redirect");
