@@ -40,8 +40,6 @@ export function parseDateInput(v: string | number): Date | null {
 
 /** A date in an answer: ISO 8601, as toISOString() writes it (the contract's "date"). */
 export const isoDate = z.iso.datetime({ offset: true });
-/** The contract's id of an answer: an int. */
-export const intId = z.number().int();
 
 /** The contract's list envelope around a page of `item` (server/present/envelope.ts writes it; both spellings of the count, api.md). */
 export const listResponse = <T extends z.ZodType>(item: T) =>
