@@ -4,12 +4,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
 import { api } from "@/lib/api-client";
+import type { AlertResponse } from "@/lib/contracts/alerts";
 import { useT } from "@/lib/i18n/provider";
 import { useAccount } from "@/lib/queries/account";
 import { detailsKeys } from "@/lib/queries/details";
 import { describeFileError } from "../file-browser/format";
 
-type Alert = { id: number; target_id: string; active: boolean };
 
 /** Follow a folder: an alert for oneself, so changes below it arrive as a digest mail. */
 export function FollowToggle({ folderId }: { folderId: number }) {
@@ -18,9 +18,9 @@ export function FollowToggle({ folderId }: { folderId: number }) {
   const account = useAccount();
   const queryClient = useQueryClient();
   const key = [...detailsKeys.all, "alerts", folderId];
-  const alerts = useQuery({ queryKey: key, queryFn: () => api.get<Alert[]>(`/api/alerts/${folderId}`) });
+  const alerts = useQuery({ queryKey: key, queryFn: () => api.get<AlertResponse[]>(`/api/alerts/${folderId}`) });
   const me = account.data ? String(account.data.id) : null;
-  const mine = alerts.data?.find((a) => a.target_id === me);
+  const mine = alerts.data?.find((a) => String(a.target_id) === me);
   const toggle = useMutation({
     mutationFn: () => (mine ? api.delete(`/api/alert/${mine.id}`) : api.post("/api/alert", { folder_id: folderId, target_id: me })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: key }),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateInput, flag, id, principalId } from "@/lib/contracts/common";
+import { dateInput, flag, id, isoDate, principalId } from "@/lib/contracts/common";
 
 export const alertParams = z.object({ alertId: id });
 export const alertsListParams = z.object({ folderId: id });
@@ -31,17 +31,18 @@ export const updateAlertBody = z.object({
 });
 export type UpdateAlertBody = z.output<typeof updateAlertBody>;
 
-/** The contract's Email alert (api.md: `target_isgroup` true means a group). */
+/** The contract's Email alert (api.md: `target_isgroup` true means a group): `target_id` an int, `owner_id` a string, as the contract types them. */
 export const alertResponse = z.object({
-  id: z.number(),
-  folder_id: z.number(),
-  target_id: z.string(),
+  id: z.number().int(),
+  folder_id: z.number().int(),
+  target_id: z.number().int(),
   target: z.string(),
   target_isgroup: z.boolean(),
   active: z.boolean(),
-  email: z.number(),
-  expiration_date: z.string().nullable(),
+  email: z.number().int(),
+  expiration_date: isoDate.nullable(),
   owner: z.string(),
   owner_id: z.string(),
 });
 export type AlertResponse = z.infer<typeof alertResponse>;
+export const alertListResponse = z.array(alertResponse);

@@ -37,3 +37,26 @@ export function parseDateInput(v: string | number): Date | null {
   const date = new Date(s);
   return Number.isNaN(date.getTime()) ? null : date;
 }
+
+/** A date in an answer: ISO 8601, as toISOString() writes it (the contract's "date"). */
+export const isoDate = z.iso.datetime({ offset: true });
+
+/** The contract's list envelope around a page of `item` (server/present/envelope.ts writes it; both spellings of the count, api.md). */
+export const listResponse = <T extends z.ZodType>(item: T) =>
+  z.object({
+    offset_start: z.number().int(),
+    nb_objets: z.number().int(),
+    nb_objects: z.number().int(),
+    nb_total_objects: z.number().int(),
+    objects: z.array(item),
+  });
+
+/** An operation that answers 204 and nothing else: any 2xx JSON answer from it is a mismatch (route()'s `response`). */
+export const noContent = z.never().describe("204 No Content");
+/**
+ * An answer that is not JSON (a file, a picture, a PDF): its media type, for the OpenAPI document;
+ * a 2xx JSON answer from such an operation is a mismatch.
+ */
+export const notJson = (mediaType: string) => z.never().describe(mediaType);
+/** An operation that answers with a redirect (302 or 303) to a page or a provider, never JSON. */
+export const redirect = z.never().describe("302 or 303 redirect");

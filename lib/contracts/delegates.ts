@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, paging, principalId } from "@/lib/contracts/common";
+import { id, listResponse, paging, principalId } from "@/lib/contracts/common";
 
 export const delegateParams = z.object({ delegateId: id });
 export const groupDelegatesParams = z.object({ groupId: principalId });
@@ -30,3 +30,4 @@ export const delegateResponse = z.object({
   alerts: z.boolean(),
 });
 export type DelegateResponse = z.infer<typeof delegateResponse>;
+export const delegateListResponse = listResponse(delegateResponse);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, paging, principalId } from "@/lib/contracts/common";
+import { flag, listResponse, paging, principalId } from "@/lib/contracts/common";
 import { principalRef, userResponse } from "./users";
 
 export const groupLogin = z
@@ -30,3 +30,4 @@ export const groupResponse = z.object({
   managers: z.array(userResponse).optional(),
 });
 export type GroupResponse = z.infer<typeof groupResponse>;
+export const groupListResponse = listResponse(groupResponse);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id } from "@/lib/contracts/common";
+import { flag, id, isoDate, listResponse } from "@/lib/contracts/common";
 
 /**
  * Identity providers (the contract's Identity provider). The wire form uses the contract's own
@@ -272,27 +272,40 @@ export const identityProviderResponse = z
     is_authn: z.boolean(),
     is_directory: z.boolean(),
     is_sso: z.boolean(),
-    matching: z.number(),
+    matching: z.number().int(),
     /** `disabled`, `never_synced`, `ok` or `error` (last synchronisation). */
     status: z.string(),
-    last_sync: z.string().nullable(),
+    last_sync: isoDate.nullable(),
     last_sync_status: z.string().nullable(),
     last_sync_result: z.unknown().nullable(),
-    creation_date: z.string(),
-    modification_date: z.string(),
+    creation_date: isoDate,
+    modification_date: isoDate,
   })
   .loose();
 export type IdentityProviderResponse = z.infer<typeof identityProviderResponse>;
+export const identityProviderListResponse = listResponse(identityProviderResponse);
 
-/** POST /identity/provider/test: `true`, or this object (result false, the reason in details). */
+/** `details`: answer the outcome as an object (below) instead of the contract's bare boolean. */
+export const testIdentityProviderQuery = z.object({ details: flag });
+
+/** A failed test, under ?details=1: the reason in `details.reason` (and `error`), a short `code`, where it failed. */
 export const testFailureResponse = z.object({
   result: z.literal(false),
   error: z.string(),
   code: z.string(),
   details: z.object({ reason: z.string(), server: z.string().optional(), stage: z.string().optional() }).loose(),
 });
-export const testIdentityProviderResponse = z.union([z.literal(true), testFailureResponse]);
-export type TestIdentityProviderResponse = z.infer<typeof testIdentityProviderResponse>;
+/** The outcome under ?details=1: `{result: true}` or the failure. */
+export const testDetailsResponse = z.union([z.object({ result: z.literal(true) }), testFailureResponse]);
+export type TestDetailsResponse = z.infer<typeof testDetailsResponse>;
+/**
+ * POST /identity/provider/test: `true` or `false` as the contract says (a failure's reason and code
+ * in the X-Coffre-Test-Reason and X-Coffre-Test-Code headers), or the object under ?details=1.
+ */
+export const testIdentityProviderResponse = z.union([z.boolean(), testDetailsResponse]);
+/** The headers of a failed test's bare `false`. */
+export const TEST_REASON_HEADER = "X-Coffre-Test-Reason";
+export const TEST_CODE_HEADER = "X-Coffre-Test-Code";
 
 /** POST /identity/provider/(id)/sync: the job that will run (202). */
-export const syncIdentityProviderResponse = z.object({ job_id: z.number(), provider_id: z.string(), status: z.string() });
+export const syncIdentityProviderResponse = z.object({ job_id: z.number().int(), provider_id: z.string(), status: z.string() });

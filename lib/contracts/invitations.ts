@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { login } from "@/lib/contracts/users";
-import { dateInput, id, paging } from "@/lib/contracts/common";
+import { dateInput, id, isoDate, listResponse, paging } from "@/lib/contracts/common";
 
 /** The contract's mask: 1 read, 2 download, 4 write, 8 edit, 16 delete, 32 share; an invitation grants something. */
 export const rightsMask = z.number().int().min(1).max(63);
@@ -43,10 +43,10 @@ export const invitationResponse = z.object({
   source: z.string(),
   source_name: z.string(),
   target: z.number().nullable(),
-  expiration: z.string().nullable(),
-  folder: z.number(),
-  rights: z.number(),
-  used_at: z.string().nullable(),
+  expiration: isoDate.nullable(),
+  folder: z.number().int(),
+  rights: z.number().int(),
+  used_at: isoDate.nullable(),
 });
 export type InvitationResponse = z.infer<typeof invitationResponse>;
 
@@ -55,9 +55,11 @@ export const invitationPreviewResponse = z.object({
   email: z.string(),
   folder_name: z.string(),
   source_name: z.string(),
-  expiration: z.string().nullable(),
+  expiration: isoDate.nullable(),
 });
 export type InvitationPreview = z.infer<typeof invitationPreviewResponse>;
 
 export const invitableUserResponse = z.object({ id: z.string(), name: z.string(), emails: z.array(z.string()) });
 export type InvitableUser = z.infer<typeof invitableUserResponse>;
+export const invitableUserListResponse = listResponse(invitableUserResponse);
+export const invitationListResponse = z.array(invitationResponse);

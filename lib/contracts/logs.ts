@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateInput, id, paging } from "@/lib/contracts/common";
+import { dateInput, id, isoDate, listResponse, paging } from "@/lib/contracts/common";
 
 /** `user_id` of entries written by an unauthenticated caller (the contract's guest account). */
 export const GUEST_USER_ID = "0";
@@ -80,7 +80,7 @@ export const logEntryResponse = z.object({
   id: z.number(),
   user_id: z.string(),
   user: z.string(),
-  date: z.string(),
+  date: isoDate,
   message: z.string(),
   ip: z.string().nullable(),
   user_agent: z.string().nullable(),
@@ -91,3 +91,4 @@ export const logEntryResponse = z.object({
   object: z.string().nullable(),
 });
 export type LogEntryResponse = z.infer<typeof logEntryResponse>;
+export const logListResponse = listResponse(logEntryResponse);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateInput, flag, id, paging } from "@/lib/contracts/common";
+import { dateInput, flag, id, isoDate, paging } from "@/lib/contracts/common";
 
 /**
  * Signature requests (api.md, "Signature requests"; the contract's Signature request / actor /
@@ -265,7 +265,7 @@ export type SignatureDocumentResponse = z.infer<typeof signatureDocumentResponse
 export const signatureActorResponse = z.object({
   id: z.number(),
   esign_id: z.string().nullable(),
-  user_id: z.number().nullable(),
+  user_id: z.number().int().nullable(),
   type: z.enum(ACTOR_TYPES),
   position: z.number(),
   phone: z.string().nullable(),
@@ -278,8 +278,8 @@ export const signatureActorResponse = z.object({
   /** `BASE_URL/sign/<token>`: to the initiator (and the actor themself), never to anyone else. */
   link: z.string().nullable(),
   refuse_reason: z.string().nullable(),
-  refuse_at: z.string().nullable(),
-  signed_at: z.string().nullable().optional(),
+  refuse_at: isoDate.nullable(),
+  signed_at: isoDate.nullable().optional(),
   signature_id: z.number(),
 });
 export type SignatureActorResponse = z.infer<typeof signatureActorResponse>;
@@ -292,7 +292,7 @@ export const signatureActivityResponse = z.object({
   /** The actor the action concerns (invited, reminded...), or null. */
   to: z.number().nullable(),
   to_user: signatureActorResponse.nullable(),
-  date: z.string(),
+  date: isoDate,
   ip: z.string().nullable(),
   user_agent: z.string().nullable(),
   details: z.record(z.string(), z.unknown()).nullable().optional(),
@@ -330,7 +330,7 @@ export type SignatureResponse = {
 export const signatureResponse: z.ZodType<SignatureResponse> = z.lazy(() =>
   z.object({
     id: z.number(),
-    user_id: z.number(),
+    user_id: z.number().int(),
     owner: z.string(),
     signature_parent_id: z.number().nullable(),
     esign_id: z.string().nullable(),
@@ -342,13 +342,13 @@ export const signatureResponse: z.ZodType<SignatureResponse> = z.lazy(() =>
     level: z.enum(SIGNATURE_LEVELS),
     reminder_day: z.number().nullable(),
     reminder_settings: reminderSettings.nullable(),
-    expiration_date: z.string().nullable(),
+    expiration_date: isoDate.nullable(),
     send_copy: z.union([z.literal(0), z.literal(1)]),
     is_template: z.union([z.literal(0), z.literal(1)]),
-    creation_date: z.string(),
-    modification_date: z.string(),
-    completed_at: z.string().nullable(),
-    deleted_at: z.string().nullable(),
+    creation_date: isoDate,
+    modification_date: isoDate,
+    completed_at: isoDate.nullable(),
+    deleted_at: isoDate.nullable(),
     documents: z.array(signatureDocumentResponse),
     actors: z.array(signatureActorResponse),
     activities: z.array(signatureActivityResponse).optional(),
@@ -378,7 +378,7 @@ export const publicSigningResponse = z.object({
     id: z.number(),
     name: z.string(),
     status: z.enum(SIGNATURE_STATUSES),
-    expiration_date: z.string().nullable(),
+    expiration_date: isoDate.nullable(),
     level: z.enum(SIGNATURE_LEVELS),
     owner: z.string(),
   }),
@@ -409,6 +409,12 @@ export type PublicSigningResponse = z.infer<typeof publicSigningResponse>;
 /** POST /sign/(token)/sms → where the code went (masked), for the page to say so. */
 export const codeSentResponse = z.object({ channel: z.enum(["sms", "email"]), destination: z.string() });
 export type CodeSentResponse = z.infer<typeof codeSentResponse>;
+
+/** POST /signatures/(id)/actors/remind and …/actors/(actorId)/remind: the actors reminded. */
+export const remindResponse = z.object({ reminded: z.array(z.number().int()) });
+
+/** GET …/export: CSV by default (text/csv); with format=json these rows, only the columns asked for. */
+export const exportRowsResponse = z.array(z.record(z.string(), z.union([z.string(), z.number(), z.null()])));
 
 /** Columns the exports know, in their default order. */
 export const SIGNATURE_EXPORT_COLUMNS = [

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, id, paging } from "@/lib/contracts/common";
+import { flag, id, isoDate, listResponse, paging } from "@/lib/contracts/common";
 
 export const tagElementType = z.enum(["file", "folder"]);
 export type TagElementType = z.infer<typeof tagElementType>;
@@ -92,7 +92,7 @@ export const tagActivityResponse = z.object({
   id: z.number(),
   tag_id: z.number(),
   type: z.number(),
-  date: z.string(),
+  date: isoDate,
   owner_id: z.string(),
   owner: z.string(),
   element_type: tagElementType.optional(),
@@ -108,3 +108,6 @@ export const listedTagsResponse = z.object({
   folders: z.record(z.string(), z.array(tagResponse)),
 });
 export type ListedTagsResponse = z.infer<typeof listedTagsResponse>;
+export const tagListResponse = listResponse(tagResponse);
+export const categoryListResponse = listResponse(categoryResponse);
+export const tagActivityListResponse = listResponse(tagActivityResponse);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateInput, flag, paging, principalId } from "@/lib/contracts/common";
+import { dateInput, flag, isoDate, listResponse, paging, principalId } from "@/lib/contracts/common";
 
 export const LANGUAGES = ["auto", "fr", "en", "es", "pt", "cn", "de", "it"] as const;
 export const language = z.enum(LANGUAGES);
@@ -77,9 +77,9 @@ export const userResponse = z.object({
   language: z.string(),
   current_language: z.string().optional(),
   quota: z.number().nullable(),
-  expire: z.string().nullable(),
-  creation_date: z.string().nullable(),
-  last_login: z.string().nullable(),
+  expire: isoDate.nullable(),
+  creation_date: isoDate.nullable(),
+  last_login: isoDate.nullable(),
   ldap: z.boolean(),
   can_edit_options: z.boolean(),
   can_admin: z.boolean(),
@@ -93,8 +93,11 @@ export const userResponse = z.object({
   can_mfa_otp: z.boolean(),
   can_mfa_sms: z.boolean(),
   mfa_required: z.boolean(),
-  role: z.number(),
+  role: z.number().int(),
   /** Only in GET /users?usage=1. */
   used: z.number().optional(),
 });
 export type UserResponse = z.infer<typeof userResponse>;
+export const userListResponse = listResponse(userResponse);
+/** GET /user/(id)/quota: bytes; `quota` null = none. */
+export const userQuotaResponse = z.object({ quota: z.number().int().nullable(), used: z.number().int() });

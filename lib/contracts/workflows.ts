@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, paging, principalId } from "@/lib/contracts/common";
+import { id, isoDate, listResponse, paging, principalId } from "@/lib/contracts/common";
 
 /**
  * Workflow instances (api.md, "Workflow instances"; the contract's Workflow instance). Flux:
@@ -151,15 +151,16 @@ export type TransitionInput = z.output<typeof transitionBody>;
 // ── Responses ───────────────────────────────────────────────────────────────────────────────
 
 const stateResponse = z.object({ id: z.enum(WORKFLOW_STATES), name: z.string() });
+/** A validator or signer; `user_id` an int as the instance's `owner_id` and a Signature actor's (the contract), null for an outsider. */
 const participantResponse = z.object({
-  id: z.number(),
+  id: z.number().int(),
   type: z.enum(["interne", "externe", "signer"]),
-  user_id: z.string().nullable(),
+  user_id: z.number().int().nullable(),
   email: z.string(),
   name: z.string().nullable(),
   decision: z.enum(PARTICIPANT_DECISIONS).nullable(),
   comment: z.string().nullable(),
-  date: z.string().nullable(),
+  date: isoDate.nullable(),
   opened: z.boolean(),
 });
 export type WorkflowParticipantResponse = z.infer<typeof participantResponse>;
@@ -186,11 +187,11 @@ export const workflowInstanceResponse = z.object({
   object_id: z.number().nullable(),
   flux: z.object({ id: z.number(), name: z.string(), description: z.string() }),
   state: stateResponse,
-  owner_id: z.number(),
+  owner_id: z.number().int(),
   owner: z.string(),
   properties: z.array(z.record(z.string(), z.unknown())),
-  creation: z.string(),
-  edit: z.string(),
+  creation: isoDate,
+  edit: isoDate,
   is_closed: z.boolean(),
   transitions_available: z.record(z.string(), z.array(z.object({ id: z.string(), name: z.string() }))),
   data_objects: z.array(z.object({ type: z.literal("file"), id: z.number() })),
@@ -202,6 +203,7 @@ export const workflowInstanceResponse = z.object({
   signature_id: z.number().nullable().optional(),
 });
 export type WorkflowInstanceResponse = z.infer<typeof workflowInstanceResponse>;
+export const workflowInstanceListResponse = listResponse(workflowInstanceResponse);
 
 /** The `workflow` field of a File in full mode, while an instance holds the file. */
 export const fileWorkflowResponse = z.object({ id: z.number(), flux: z.number(), state: stateResponse, is_closed: z.boolean() });
@@ -213,3 +215,4 @@ export const workflowTokenResponse = z.object({ token: z.string() });
 export const validatorSearchQuery = z.object({ search: z.string().trim().min(3).max(100) });
 export const validatorCandidate = z.object({ id: z.string(), name: z.string(), email: z.string() });
 export type ValidatorCandidate = z.infer<typeof validatorCandidate>;
+export const validatorCandidatesResponse = z.array(validatorCandidate);

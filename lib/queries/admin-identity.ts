@@ -2,7 +2,7 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { IdentityProviderResponse, TestIdentityProviderResponse } from "@/lib/contracts/identity-providers";
+import type { IdentityProviderResponse, TestDetailsResponse } from "@/lib/contracts/identity-providers";
 import type { Page } from "./admin-envelope";
 
 export type IdentityProvider = IdentityProviderResponse & Record<string, unknown>;
@@ -40,9 +40,9 @@ export function useDeleteProvider() {
   return useMutation({ mutationFn: (id: string) => api.delete(`/api/identity/provider/${encodeURIComponent(id)}`), onSettled: invalidate });
 }
 
-/** POST /api/identity/provider/test: a configuration (with `id`, stored secrets fill the blanks), never saved. */
+/** POST /api/identity/provider/test?details=1: a configuration (with `id`, stored secrets fill the blanks), never saved; the outcome with its reason. */
 export function useTestProvider() {
-  return useMutation({ mutationFn: (form: ProviderForm) => api.post<TestIdentityProviderResponse>("/api/identity/provider/test", form) });
+  return useMutation({ mutationFn: (form: ProviderForm) => api.post<TestDetailsResponse>("/api/identity/provider/test?details=1", form) });
 }
 
 export function useSyncProvider() {

@@ -54,6 +54,8 @@ const STATUS = {
   workflow_closed: 410,
   workflow_cancelled: 410,
   internal_error: 500,
+  /** An answer outside its operation's response schema, under tests and `next dev` only (http/check-response.ts). */
+  response_mismatch: 500,
   smtp_failed: 502,
   service_unavailable: 503,
   insufficient_storage: 507,

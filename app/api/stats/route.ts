@@ -1,4 +1,4 @@
-import { statsQuery } from "@/lib/contracts/stats";
+import { statsQuery, statsResponse } from "@/lib/contracts/stats";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
 import { getStats } from "@/lib/server/stats/get-stats";
@@ -6,6 +6,6 @@ import { getStats } from "@/lib/server/stats/get-stats";
 export const runtime = "nodejs";
 
 // GET /api/stats?mask=(bitmask): storage, trashes, slots, visits, versions, stats, private (administrators)
-export const GET = route({ auth: "admin", query: statsQuery }, ({ ctx, query }) => getStats(ctx, query));
+export const GET = route({ auth: "admin", query: statsQuery, response: statsResponse }, ({ ctx, query }) => getStats(ctx, query));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

@@ -1,5 +1,5 @@
 import type { Status } from "@/components/ui/form-status";
-import type { IdentityProviderType, TestIdentityProviderResponse } from "@/lib/contracts/identity-providers";
+import type { IdentityProviderType, TestDetailsResponse } from "@/lib/contracts/identity-providers";
 import type { MessageKey } from "@/lib/i18n/catalogues/en";
 import type { Translate } from "@/lib/i18n/translate";
 import type { IdentityProvider } from "@/lib/queries/admin-identity";
@@ -34,7 +34,7 @@ export function syncSummary(p: IdentityProvider, t: Translate): string {
   return conflicts ? `${text} ${t("admin.identity.syncConflicts", { count: conflicts })}` : text;
 }
 
-export function describeTest(outcome: TestIdentityProviderResponse, name: string, t: Translate): Status {
-  if (outcome === true) return { tone: "success", message: t("admin.identity.testOk", { name }) };
+export function describeTest(outcome: TestDetailsResponse, name: string, t: Translate): Status {
+  if (outcome.result) return { tone: "success", message: t("admin.identity.testOk", { name }) };
   return { tone: "error", message: t("admin.identity.testFailed", { name, reason: outcome.details.reason }) };
 }

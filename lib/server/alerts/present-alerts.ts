@@ -14,7 +14,7 @@ export async function presentAlerts(db: DbOrTx, list: AlertRow[]): Promise<Alert
   return list.map((a) => ({
     id: a.id,
     folder_id: a.folderId,
-    target_id: String(a.targetId),
+    target_id: a.targetId,
     target: targets.get(a.targetId)?.name ?? "",
     target_isgroup: targets.get(a.targetId)?.isGroup ?? false,
     active: isAlertActive(a, now),

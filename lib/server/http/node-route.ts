@@ -8,6 +8,7 @@ import { toErrorAnswer } from "../errors";
 import { isBodyArriving, writeAnswer } from "./answer-early";
 import { nodeBodySource } from "./body-source";
 import type { LinkKind } from "../links/resolve-link-visitor";
+import type { ResponseSpec } from "./check-response";
 import { runOperation, type Auth, type Endpoint } from "./route";
 
 /** A handler of server.ts's fast paths: the raw request, and the path's named parameters. */
@@ -19,8 +20,8 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, params: Re
  * body handed to the service as a Node stream instead of Next's web stream (issue 12), and a JSON
  * result written straight to the socket, without a web Response between (issue 26).
  */
-export function nodeRoute<A extends Auth, P extends ZodType | undefined, Q extends ZodType | undefined, B extends ZodType | undefined, K extends LinkKind>(
-  operation: Endpoint<A, P, Q, B, K>,
+export function nodeRoute<A extends Auth, P extends ZodType | undefined, Q extends ZodType | undefined, B extends ZodType | undefined, K extends LinkKind, R extends ResponseSpec | undefined>(
+  operation: Endpoint<A, P, Q, B, K, R>,
 ): NodeHandler {
   return async (req, res, params) => {
     const request = toWebRequest(req);

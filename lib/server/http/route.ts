@@ -8,6 +8,7 @@ import type { Actor, AuthedCtx, Ctx, RequestInfo } from "../context";
 import { resolveLinkVisitor, type LinkKind, type LinkSpec, type VisitOf } from "../links/resolve-link-visitor";
 import { assertSecondFactorEnrolled } from "../mfa/enforce-enrolment";
 import { AppError, toErrorResponse } from "../errors";
+import { CHECK_RESPONSES, checkResponse, type ResponseSpec } from "./check-response";
 import { neededScope } from "./api-areas";
 import { webBodySource, type BodySource } from "./body-source";
 import { readJson } from "./read-json";
@@ -19,7 +20,7 @@ export type Auth = "user" | "admin" | "optional" | "none" | "link";
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-type Spec<P, Q, B, K extends LinkKind = LinkKind> = {
+type Spec<P, Q, B, K extends LinkKind = LinkKind, R extends ResponseSpec | undefined = ResponseSpec | undefined> = {
   /** Default "user": a valid token or web session is required. */
   auth?: Auth;
   params?: P;
@@ -29,7 +30,22 @@ type Spec<P, Q, B, K extends LinkKind = LinkKind> = {
   link?: LinkSpec<K>;
   /** A JSON body larger than this many bytes is a 413 (default and maximum: JSON_BODY_LIMIT, 1 MiB). */
   bodyLimit?: number;
+  /**
+   * The success answer's schema (lib/contracts), or one per status where they differ: checked on
+   * every 2xx JSON answer under tests and `next dev` (check-response.ts), and the type the service
+   * must return.
+   */
+  response?: R;
 };
+
+/** What a service may return under a response schema: its input type (a string id where it says int is a type error), or a Response, or nothing (204). */
+type Answer<R> = R extends z.ZodType
+  ? z.input<R> | Response | undefined | void
+  : R extends { 200: infer S extends z.ZodType }
+    ? z.input<S> | Response | undefined | void
+    : R extends ResponseSpec
+      ? Response | undefined | void
+      : unknown;
 
 /** The context of a link visitor's operation: the resolved link instead of an actor. */
 export type LinkCtx<K extends LinkKind = LinkKind> = Ctx & { link: VisitOf<K> };
@@ -45,26 +61,26 @@ type Input<A extends Auth, P, Q, B, K extends LinkKind = LinkKind> = {
   source: BodySource;
 };
 
-type Fn<A extends Auth, P, Q, B, K extends LinkKind = LinkKind> = (input: Input<A, P, Q, B, K>) => Promise<unknown> | unknown;
+type Fn<A extends Auth, P, Q, B, K extends LinkKind = LinkKind, R = undefined> = (input: Input<A, P, Q, B, K>) => Promise<Answer<R>> | Answer<R>;
 
 /** An operation as both servers mount it: route() under Next, nodeRoute() on the raw request. */
-export type Endpoint<A extends Auth, P, Q, B, K extends LinkKind = LinkKind> = { spec: Spec<P, Q, B, K> & { auth?: A }; fn: Fn<A, P, Q, B, K> };
+export type Endpoint<A extends Auth, P, Q, B, K extends LinkKind = LinkKind, R extends ResponseSpec | undefined = undefined> = { spec: Spec<P, Q, B, K, R> & { auth?: A }; fn: Fn<A, P, Q, B, K, R> };
 
 export type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type Handler = ((req: Request, context: RouteContext) => Promise<Response>) & {
   /** What route() was given (auth, zod schemas): read by the OpenAPI document and the route-walking tests. */
   spec?: Spec<unknown, unknown, unknown> & { auth?: Auth };
   /** The operation itself, which server.ts runs on the raw request (node-route.ts) instead of calling the handler. */
-  endpoint?: Endpoint<Auth, any, any, any, any>;
+  endpoint?: Endpoint<Auth, any, any, any, any, any>;
 };
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Names an operation that server.ts also answers on the raw request (see nodeRoute). */
-export function endpoint<A extends Auth = "user", P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined, K extends LinkKind = LinkKind>(
-  spec: Spec<P, Q, B, K> & { auth?: A },
-  fn: Fn<A, P, Q, B, K>,
-): Endpoint<A, P, Q, B, K> {
+export function endpoint<A extends Auth = "user", P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined, K extends LinkKind = LinkKind, R extends ResponseSpec | undefined = undefined>(
+  spec: Spec<P, Q, B, K, R> & { auth?: A },
+  fn: Fn<A, P, Q, B, K, R>,
+): Endpoint<A, P, Q, B, K, R> {
   return { spec, fn };
 }
 
@@ -73,9 +89,9 @@ export function endpoint<A extends Auth = "user", P extends Schema | undefined =
  * undefined → 204, a Response → as is, anything else → 200 JSON. Every failure becomes the
  * contract's error body.
  */
-export function route<A extends Auth = "user", P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined, K extends LinkKind = LinkKind>(
-  spec: Spec<P, Q, B, K> & { auth?: A },
-  fn: Fn<A, P, Q, B, K>,
+export function route<A extends Auth = "user", P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined, K extends LinkKind = LinkKind, R extends ResponseSpec | undefined = undefined>(
+  spec: Spec<P, Q, B, K, R> & { auth?: A },
+  fn: Fn<A, P, Q, B, K, R>,
 ): Handler {
   const handler = async (req: Request, context: RouteContext) => {
     const source = webBodySource(req);
@@ -86,12 +102,12 @@ export function route<A extends Auth = "user", P extends Schema | undefined = un
       source.release();
     }
   };
-  return Object.assign(handler, { spec, endpoint: { spec, fn } as Endpoint<Auth, any, any, any, any> });
+  return Object.assign(handler, { spec, endpoint: { spec, fn } as Endpoint<Auth, any, any, any, any, any> });
 }
 
 /** The steps every request goes through, whichever server received it, as a web Response. */
-export async function runEndpoint<A extends Auth, P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, K extends LinkKind>(
-  operation: Endpoint<A, P, Q, B, K>,
+export async function runEndpoint<A extends Auth, P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, K extends LinkKind, R extends ResponseSpec | undefined>(
+  operation: Endpoint<A, P, Q, B, K, R>,
   req: Request,
   rawParams: Record<string, unknown> | undefined,
   source: BodySource,
@@ -107,8 +123,8 @@ export async function runEndpoint<A extends Auth, P extends Schema | undefined, 
  * Parses and authenticates a request and calls its service: the service's result, or what it
  * threw (the caller turns it into the contract's error body).
  */
-export async function runOperation<A extends Auth, P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, K extends LinkKind>(
-  { spec, fn }: Endpoint<A, P, Q, B, K>,
+export async function runOperation<A extends Auth, P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined, K extends LinkKind, R extends ResponseSpec | undefined>(
+  { spec, fn }: Endpoint<A, P, Q, B, K, R>,
   req: Request,
   rawParams: Record<string, unknown> | undefined,
   source: BodySource,
@@ -128,7 +144,10 @@ export async function runOperation<A extends Auth, P extends Schema | undefined,
   const body = spec.body ? spec.body.parse(rawBody) : undefined;
   // After the input's own checks, so a malformed request is a 400 before the link is looked up, as before.
   const link = spec.auth === "link" ? await resolveLinkVisitor(db, req, rawParams?.key, spec.link) : undefined;
-  return await fn({ ctx: link ? { ...ctx, link } : ctx, params, query, body, req, source } as Input<A, P, Q, B, K>);
+  const result = await fn({ ctx: link ? { ...ctx, link } : ctx, params, query, body, req, source } as Input<A, P, Q, B, K>);
+  // Both servers answer through here, so `next dev`, vitest and TEST_VIA=node check the same way.
+  if (CHECK_RESPONSES) await checkResponse(spec.response, result, req.method, url.pathname);
+  return result;
 }
 
 export function toResponse(result: unknown): Response {

@@ -1,5 +1,5 @@
 import "server-only";
-import { createIdentityProviderBody, type IdentityProviderInput, isLdapType, type TestIdentityProviderResponse } from "@/lib/contracts/identity-providers";
+import { createIdentityProviderBody, type IdentityProviderInput, isLdapType, type TestDetailsResponse } from "@/lib/contracts/identity-providers";
 import { writeLog } from "../audit/write-log";
 import type { AuthedCtx } from "../context";
 import { assertIdentityAdmin, getIdentityProviderOrThrow } from "./get-identity-provider";
@@ -8,7 +8,7 @@ import { ldapSettingsFrom } from "./ldap-settings";
 import { testMsGraph } from "./ms-graph";
 import { fillStoredSecrets } from "./provider-config";
 
-export type TestFailure = Exclude<TestIdentityProviderResponse, true>;
+export type TestFailure = Extract<TestDetailsResponse, { result: false }>;
 
 export const testFailure = (code: string, reason: string, extra: Record<string, unknown> = {}): TestFailure => ({
   result: false,
@@ -55,7 +55,7 @@ export const SSO_PROBES: Partial<Record<IdentityProviderInput["type"], (input: I
 
 /**
  * POST /identity/provider/test: tests a configuration WITHOUT saving it. `true`, or
- * `{result: false, error, code, details: {reason, server?, stage?}}`. With `id`, secrets the
+ * `{result: false, error, code, details: {reason, server?, stage?}}` (test-answer.ts answers it). With `id`, secrets the
  * body leaves out (or sends as the placeholder) come from that stored provider, so the console
  * can test an edited form without retyping the password.
  */

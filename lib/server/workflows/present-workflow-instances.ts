@@ -62,7 +62,7 @@ export function presentParticipant(p: WorkflowParticipantRow): WorkflowParticipa
   return {
     id: p.id,
     type: p.role as WorkflowParticipantResponse["type"],
-    user_id: p.userId === null ? null : String(p.userId),
+    user_id: p.userId,
     email: p.email,
     name: p.name,
     decision: (p.decision as WorkflowParticipantResponse["decision"]) ?? null,

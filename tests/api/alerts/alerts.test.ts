@@ -56,7 +56,7 @@ describe("POST /api/alert", () => {
     const alert = await follow(reader, work.id);
     expect(alert).toMatchObject({
       folder_id: work.id,
-      target_id: String(reader.id),
+      target_id: reader.id,
       target: `Test ${reader.login}`,
       target_isgroup: false,
       active: true,

@@ -37,6 +37,8 @@ async function storedRow(id: string) {
 }
 
 const test = (token: string, body: unknown) => call(testRoute.POST, { method: "POST", token, body });
+/** The outcome as an object, with the failure's reason (?details=1, what the console asks for). */
+const details = (token: string, body: unknown) => call(testRoute.POST, { method: "POST", token, body, query: { details: 1 } });
 
 describe("identity providers: create, read, list, update, delete", () => {
   it("creates an ldap provider, stores its password encrypted and never returns it", async () => {
@@ -131,7 +133,7 @@ describe("identity providers: create, read, list, update, delete", () => {
     expectError(placeholder, 400, "invalid_request");
     expect((await storedRow(provider.id)).settings).toMatchObject({ servers: [slapd.url] });
     // A test by id towards another server does not borrow the stored password either.
-    const elsewhere = await test(admin.token, { ...provider, servers: [slapd.ldapsUrl], ca: slapd.caPem });
+    const elsewhere = await details(admin.token, { ...provider, servers: [slapd.ldapsUrl], ca: slapd.caPem });
     expect(elsewhere.body).toMatchObject({ result: false, code: "bind_failed" });
     // Retyped, the change goes through; a form sending starttls: false where nothing was set is no move.
     const retyped = await call(oneRoute.PUT, { method: "PUT", token: admin.token, params, body: { servers: ["ldap://127.0.0.1:1", slapd.url], password: slapd.servicePassword } });
@@ -226,23 +228,39 @@ describe("POST /identity/provider/test", () => {
 
   it("answers false with the reason for a wrong bind password, an unreachable server, a wrong base DN", async () => {
     const admin = await createAdmin();
-    const wrong = await test(admin.token, ldapBody(slapd, { password: "wrong" }));
+    const wrong = await details(admin.token, ldapBody(slapd, { password: "wrong" }));
     expect(wrong.status).toBe(200);
     const failure = testFailureResponse.parse(wrong.body);
     expect(failure).toMatchObject({ result: false, code: "bind_failed", details: { stage: "bind" } });
     expect(failure.details.reason).toMatch(/wrong username or password/);
     expect(wrong.text).not.toContain("wrong\"");
 
-    const down = testFailureResponse.parse((await test(admin.token, ldapBody(slapd, { servers: ["ldap://127.0.0.1:1"], timeout: 1000 }))).body);
+    const down = testFailureResponse.parse((await details(admin.token, ldapBody(slapd, { servers: ["ldap://127.0.0.1:1"], timeout: 1000 }))).body);
     expect(down).toMatchObject({ result: false, code: "unreachable" });
     expect(down.details.reason).toMatch(/127\.0\.0\.1:1/);
 
-    const base = testFailureResponse.parse((await test(admin.token, ldapBody(slapd, { baseDN: "dc=nowhere,dc=test" }))).body);
+    const base = testFailureResponse.parse((await details(admin.token, ldapBody(slapd, { baseDN: "dc=nowhere,dc=test" }))).body);
     expect(base).toMatchObject({ result: false, code: "search_failed" });
 
     // The second server answers when the first does not.
     expect((await test(admin.token, ldapBody(slapd, { servers: ["ldap://127.0.0.1:1", slapd.url], timeout: 1000 }))).body).toBe(true);
     expectError(await test(admin.token, { type: "ldap", name: "x" }), 400, "invalid_request");
+  });
+
+  it("answers the contract's bare true or false, the failure's reason in headers; the object under ?details=1", async () => {
+    const admin = await createAdmin();
+    const failed = await test(admin.token, ldapBody(slapd, { password: "wrong" }));
+    expect(failed.status).toBe(200);
+    expect(failed.headers.get("content-type")).toMatch(/application\/json/);
+    expect(failed.body).toBe(false);
+    expect(failed.text).toBe("false");
+    expect(failed.headers.get("x-coffre-test-code")).toBe("bind_failed");
+    expect(failed.headers.get("x-coffre-test-reason")).toMatch(/wrong username or password/);
+    const ok = await test(admin.token, ldapBody(slapd));
+    expect(ok.text).toBe("true");
+    expect(ok.headers.get("x-coffre-test-reason")).toBeNull();
+    expect((await details(admin.token, ldapBody(slapd))).body).toEqual({ result: true });
+    expect((await details(admin.token, ldapBody(slapd, { password: "wrong" }))).body).toMatchObject({ result: false, code: "bind_failed", details: { stage: "bind" } });
   });
 
   it("tests an edited form with the stored secret when given the provider id", async () => {
@@ -256,7 +274,7 @@ describe("POST /identity/provider/test", () => {
     // Without the id the placeholder is the password itself, and the directory refuses it.
     const anonymous: Record<string, unknown> = { ...form };
     delete anonymous.id;
-    expect((await test(admin.token, anonymous)).body).toMatchObject({ result: false, code: "bind_failed" });
+    expect((await details(admin.token, anonymous)).body).toMatchObject({ result: false, code: "bind_failed" });
     expectError(await test(admin.token, { ...form, id: "999999" }), 404, "not_found");
   });
 
@@ -264,10 +282,10 @@ describe("POST /identity/provider/test", () => {
     const admin = await createAdmin();
     expect((await test(admin.token, ldapBody(slapd, { servers: [slapd.ldapsUrl], ca: slapd.caPem }))).body).toBe(true);
     expect((await test(admin.token, ldapBody(slapd, { starttls: true, ca: slapd.caPem }))).body).toBe(true);
-    const untrusted = testFailureResponse.parse((await test(admin.token, ldapBody(slapd, { servers: [slapd.ldapsUrl] }))).body);
+    const untrusted = testFailureResponse.parse((await details(admin.token, ldapBody(slapd, { servers: [slapd.ldapsUrl] }))).body);
     expect(untrusted).toMatchObject({ result: false, code: "unreachable" });
     expect(untrusted.details.reason).toMatch(/certificate/i);
-    const startTls = testFailureResponse.parse((await test(admin.token, ldapBody(slapd, { starttls: true }))).body);
+    const startTls = testFailureResponse.parse((await details(admin.token, ldapBody(slapd, { starttls: true }))).body);
     expect(startTls).toMatchObject({ result: false, code: "unreachable", details: { stage: "tls" } });
   });
 });
@@ -315,11 +333,11 @@ describe("Microsoft Graph settings, tested against a local stand-in for the toke
 
   it("answers false with the token endpoint's reason for a wrong secret, and when nothing answers", async () => {
     const admin = await createAdmin();
-    const wrong = testFailureResponse.parse((await test(admin.token, graphBody("wrong-secret"))).body);
+    const wrong = testFailureResponse.parse((await details(admin.token, graphBody("wrong-secret"))).body);
     expect(wrong).toMatchObject({ result: false, code: "token_refused" });
     expect(wrong.details.reason).toContain("AADSTS7000215: Invalid client secret provided.");
     expect(JSON.stringify(wrong)).not.toContain("wrong-secret");
-    const down = testFailureResponse.parse((await test(admin.token, { ...graphBody("right-secret"), authority: "http://127.0.0.1:1" })).body);
+    const down = testFailureResponse.parse((await details(admin.token, { ...graphBody("right-secret"), authority: "http://127.0.0.1:1" })).body);
     expect(down).toMatchObject({ result: false, code: "unreachable" });
   });
 

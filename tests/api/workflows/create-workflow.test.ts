@@ -33,7 +33,7 @@ describe("POST /workflow/instance", () => {
       documents: [{ id: version.id, name: file.name, size: 5 }],
     });
     expect(instance.validators!.map((v) => [v.type, v.email, v.user_id, v.decision])).toEqual([
-      ["interne", colleague.email, String(colleague.id), null],
+      ["interne", colleague.email, colleague.id, null],
       ["externe", outsider, null, null],
     ]);
     expect(instance.properties[0]).toMatchObject({ objects: [{ type: "file", id: version.id }], send_copy: false, comment: "Please check\nthe totals" });
@@ -65,7 +65,7 @@ describe("POST /workflow/instance", () => {
     const { owner, version } = await createFileScene();
     const colleague = await createTestUser();
     const instance = await start(owner, flux1(version.id, { interne: [{ email: colleague.email.toUpperCase() }, { id: colleague.id }], externe: [{ email: colleague.email }] }));
-    expect(instance.validators!.map((v) => [v.type, v.user_id])).toEqual([["interne", String(colleague.id)]]);
+    expect(instance.validators!.map((v) => [v.type, v.user_id])).toEqual([["interne", colleague.id]]);
   });
 
   it("starts a flux 4 validation of several documents, and accepts one without any (the contract does not require objects there)", async () => {

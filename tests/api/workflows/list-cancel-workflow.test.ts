@@ -34,7 +34,7 @@ describe("GET /workflow/instances", () => {
 
     const asked = await list(colleague.token, { role: "validator" });
     expect(asked.body.nb_total_objects).toBe(1);
-    expect(asked.body.objects[0]).toMatchObject({ id: first.id, me: { user_id: String(colleague.id) }, transitions_available: { validation: [{ id: "validated" }, { id: "refused" }] } });
+    expect(asked.body.objects[0]).toMatchObject({ id: first.id, me: { user_id: colleague.id }, transitions_available: { validation: [{ id: "validated" }, { id: "refused" }] } });
     expect(asked.body.objects[0].validators).toBeUndefined();
     // The colleague started nothing; the owner is asked nothing.
     expect((await list(colleague.token)).body.nb_total_objects).toBe(0);

@@ -117,7 +117,7 @@ describe("a validator's link: GET /workflow/instance/(token) and POST .../transi
 
     const mine = await read(instance.id, colleague.token);
     expect(mine.status, mine.text).toBe(200);
-    expect(mine.body).toMatchObject({ me: { type: "interne", user_id: String(colleague.id) }, transitions_available: { validation: [{ id: "validated" }, { id: "refused" }] } });
+    expect(mine.body).toMatchObject({ me: { type: "interne", user_id: colleague.id }, transitions_available: { validation: [{ id: "validated" }, { id: "refused" }] } });
     expect(mine.body.validators).toBeUndefined();
 
     // The initiator sees everyone, but has nothing to decide.

@@ -1,4 +1,4 @@
-import { groupDelegatesParams, listDelegatesQuery } from "@/lib/contracts/delegates";
+import { delegateListResponse, groupDelegatesParams, listDelegatesQuery } from "@/lib/contracts/delegates";
 import { listDelegates } from "@/lib/server/delegates/list-delegates";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
@@ -6,7 +6,7 @@ import { route } from "@/lib/server/http/route";
 export const runtime = "nodejs";
 
 // GET /api/delegates/(groupId): the group's delegates, in the list envelope (administrators)
-export const GET = route({ auth: "admin", params: groupDelegatesParams, query: listDelegatesQuery }, ({ ctx, params, query }) =>
+export const GET = route({ auth: "admin", params: groupDelegatesParams, query: listDelegatesQuery, response: delegateListResponse }, ({ ctx, params, query }) =>
   listDelegates(ctx, params.groupId, query),
 );
 

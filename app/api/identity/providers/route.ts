@@ -1,3 +1,4 @@
+import { identityProviderListResponse } from "@/lib/contracts/identity-providers";
 import { z } from "zod";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
@@ -7,6 +8,6 @@ import { listIdentityProviders } from "@/lib/server/identity/list-identity-provi
 export const runtime = "nodejs";
 
 // GET /api/identity/providers: every identity provider (administrators), in the list envelope
-export const GET = route({ auth: "admin", query: z.object({ ...paging }) }, ({ ctx, query }) => listIdentityProviders(ctx, query));
+export const GET = route({ auth: "admin", query: z.object({ ...paging }), response: identityProviderListResponse }, ({ ctx, query }) => listIdentityProviders(ctx, query));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

@@ -1,3 +1,4 @@
+import { notJson } from "@/lib/contracts/common";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
 import { signingCaPem } from "@/lib/server/signatures/seal/signing-credentials";
@@ -5,7 +6,7 @@ import { signingCaPem } from "@/lib/server/signatures/seal/signing-credentials";
 export const runtime = "nodejs";
 
 // GET /api/signatures/certificate: the platform's signing CA, PEM (public, no token; api.md "results")
-export const GET = route({ auth: "none" }, async ({ ctx }) => {
+export const GET = route({ auth: "none", response: notJson("application/x-pem-file") }, async ({ ctx }) => {
   const pem = await signingCaPem(ctx.db);
   return new Response(pem, {
     headers: {

@@ -1,4 +1,4 @@
-import { listSignaturesQuery } from "@/lib/contracts/signatures";
+import { listSignaturesQuery, signatureListResponse } from "@/lib/contracts/signatures";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
 import { appUrl } from "@/lib/server/mail/app-url";
@@ -7,6 +7,6 @@ import { listSignatureRequests } from "@/lib/server/signatures/list-signature-re
 export const runtime = "nodejs";
 
 // GET /api/signatures/received: requests where I am an actor (by user id), never drafts
-export const GET = route({ query: listSignaturesQuery }, ({ ctx, query, req }) => listSignatureRequests(ctx, "received", query, appUrl(req)));
+export const GET = route({ query: listSignaturesQuery, response: signatureListResponse }, ({ ctx, query, req }) => listSignatureRequests(ctx, "received", query, appUrl(req)));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

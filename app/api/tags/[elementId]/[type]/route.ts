@@ -1,5 +1,5 @@
 import { pagingQuery } from "@/lib/contracts/annotations";
-import { elementParams } from "@/lib/contracts/tags";
+import { elementParams, tagListResponse } from "@/lib/contracts/tags";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
 import { listElementTags } from "@/lib/server/tags/list-element-tags";
@@ -7,6 +7,6 @@ import { listElementTags } from "@/lib/server/tags/list-element-tags";
 export const runtime = "nodejs";
 
 // GET /api/tags/(elementId)/(type): the tags on a file (any version id) or a folder that the caller sees
-export const GET = route({ params: elementParams, query: pagingQuery }, ({ ctx, params, query }) => listElementTags(ctx, params.type, params.elementId, query));
+export const GET = route({ params: elementParams, query: pagingQuery, response: tagListResponse }, ({ ctx, params, query }) => listElementTags(ctx, params.type, params.elementId, query));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods({ GET });

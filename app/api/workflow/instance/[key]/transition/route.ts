@@ -1,4 +1,4 @@
-import { transitionBody, workflowKeyParams } from "@/lib/contracts/workflows";
+import { transitionBody, workflowInstanceResponse, workflowKeyParams } from "@/lib/contracts/workflows";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
 import { appUrl } from "@/lib/server/mail/app-url";
@@ -8,7 +8,7 @@ import { callerFor } from "@/lib/server/workflows/workflow-caller";
 export const runtime = "nodejs";
 
 // POST /api/workflow/instance/(token)/transition: {state, comment?}, a state from transitions_available (else 409)
-export const POST = route({ auth: "none", params: workflowKeyParams, body: transitionBody }, async ({ ctx, params, body, req }) =>
+export const POST = route({ auth: "none", params: workflowKeyParams, body: transitionBody, response: workflowInstanceResponse }, async ({ ctx, params, body, req }) =>
   transitionWorkflowInstance(await callerFor(ctx, req, params.key), params.key, body, appUrl(req)),
 );
 

@@ -1,4 +1,4 @@
-import { workflowDocumentParams } from "@/lib/contracts/workflows";
+import { workflowDocumentParams, workflowTokenResponse } from "@/lib/contracts/workflows";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
 import { createWorkflowDocumentToken } from "@/lib/server/workflows/create-workflow-document-token";
@@ -7,7 +7,7 @@ import { callerFor } from "@/lib/server/workflows/workflow-caller";
 export const runtime = "nodejs";
 
 // POST /api/workflow/instance/(token)/documents/(fileId)/(type): a file token (preview or download) for one of the instance's documents
-export const POST = route({ auth: "none", params: workflowDocumentParams }, async ({ ctx, params, req }) =>
+export const POST = route({ auth: "none", params: workflowDocumentParams, response: workflowTokenResponse }, async ({ ctx, params, req }) =>
   createWorkflowDocumentToken(await callerFor(ctx, req, params.key), params.key, params.fileId, params.type),
 );
 
