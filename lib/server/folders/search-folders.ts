@@ -15,6 +15,7 @@ import { typeMatch } from "../search/file-types";
 import { webQuery, webTextMatches } from "../search/text-query";
 import { tagMatch } from "../tags/tag-search";
 import { idArray, inChunks } from "./id-array";
+import { fileOrderBy, folderOrderBy } from "./listing-order";
 import { loadPathNames } from "./path-names";
 import { presentFolders } from "./present-folders";
 
@@ -66,7 +67,7 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
               range(folders.modifiedAt, query.modification_start, query.modification_end),
             ),
           )
-          .orderBy(folders.nameKey, folders.id)
+          .orderBy(...folderOrderBy(query))
           .limit(SEARCH_LIMIT);
 
   const inScope = scope
@@ -94,7 +95,7 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
               query.size_end !== undefined ? lte(fileVersions.size, query.size_end) : undefined,
             ),
           )
-          .orderBy(files.nameKey, files.id)
+          .orderBy(...fileOrderBy(query))
           .limit(SEARCH_LIMIT);
 
   const known = allowed ?? undefined;
