@@ -399,7 +399,6 @@ export const cn: Partial<Messages> = {
   "files.clearSelection": "取消选择",
   "files.listLabel": "{name} 的内容",
   "files.sortBy": "按{column}排序",
-  "files.sortNote": "排序仅适用于已加载的项目。",
   "files.folder": "文件夹",
   "files.locked": "已被 {owner} 锁定",
   "files.loadingMore": "正在加载更多项目…",

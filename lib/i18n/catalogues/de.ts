@@ -399,7 +399,6 @@ export const de: Partial<Messages> = {
   "files.clearSelection": "Auswahl aufheben",
   "files.listLabel": "Inhalt von {name}",
   "files.sortBy": "Nach {column} sortieren",
-  "files.sortNote": "Die Sortierung gilt für die bisher geladenen Elemente.",
   "files.folder": "Ordner",
   "files.locked": "Gesperrt von {owner}",
   "files.loadingMore": "Weitere Elemente werden geladen…",

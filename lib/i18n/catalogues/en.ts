@@ -384,7 +384,6 @@ export const en = {
   "files.colModified": "Modified",
   "files.colOwner": "Owner",
   "files.sortBy": "Sort by {column}",
-  "files.sortNote": "Sorting applies to the items loaded so far.",
   "files.folder": "Folder",
   "files.locked": "Locked by {owner}",
   "files.loading": "Loading the folder…",

@@ -399,7 +399,6 @@ export const es: Partial<Messages> = {
   "files.clearSelection": "Anular la selección",
   "files.listLabel": "Contenido de {name}",
   "files.sortBy": "Ordenar por {column}",
-  "files.sortNote": "La ordenación se aplica a los elementos cargados hasta ahora.",
   "files.folder": "Carpeta",
   "files.locked": "Bloqueado por {owner}",
   "files.loadingMore": "Cargando más elementos…",

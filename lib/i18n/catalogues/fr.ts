@@ -383,7 +383,6 @@ export const fr: Messages = {
   "files.colModified": "Modifié",
   "files.colOwner": "Propriétaire",
   "files.sortBy": "Trier par {column}",
-  "files.sortNote": "Le tri porte sur les éléments déjà chargés.",
   "files.folder": "Dossier",
   "files.locked": "Verrouillé par {owner}",
   "files.loading": "Chargement du dossier…",

@@ -399,7 +399,6 @@ export const it: Partial<Messages> = {
   "files.clearSelection": "Annulla la selezione",
   "files.listLabel": "Contenuto di {name}",
   "files.sortBy": "Ordina per {column}",
-  "files.sortNote": "L’ordinamento si applica agli elementi caricati finora.",
   "files.folder": "Cartella",
   "files.locked": "Bloccato da {owner}",
   "files.loadingMore": "Caricamento di altri elementi…",

@@ -399,7 +399,6 @@ export const pt: Partial<Messages> = {
   "files.clearSelection": "Limpar a seleção",
   "files.listLabel": "Conteúdo de {name}",
   "files.sortBy": "Ordenar por {column}",
-  "files.sortNote": "A ordenação aplica-se aos itens carregados até agora.",
   "files.folder": "Pasta",
   "files.locked": "Bloqueado por {owner}",
   "files.loadingMore": "A carregar mais itens…",
