@@ -152,6 +152,8 @@ const folderBase = z.object({
   purge_frequency: z.number().optional(),
   path: z.string().optional(),
   path_name: z.string().optional(),
+  /** Search results: the folders of path_name with their ids, to link each (our extension). */
+  path_crumbs: z.array(z.object({ id: z.number(), name: z.string() })).optional(),
   /** Full mode, when the caller sees annotations on the folder (unread: not read by the caller yet). */
   nb_annotations: z.number().optional(),
   nb_unread_annotations: z.number().optional(),

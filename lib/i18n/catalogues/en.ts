@@ -487,6 +487,8 @@ export const en = {
   "recent.subtitle": "The files you worked on lately.",
   "recent.empty": "No recent files yet. Files you upload or change appear here.",
   "recent.openFolder": "Show in folder",
+  "recent.sidebar": "Recent",
+  "recent.openIn": "Open the folder of {name}",
 
   // Details panel and preview
   "search.filters": "Search filters",
@@ -516,6 +518,7 @@ export const en = {
   "search.syntax": "In contents: \"quotes\" for a phrase, -word to exclude, or between alternatives.",
   "search.page": "page {page}",
   "search.matchIn": "In {path}",
+  "search.resultPath": "Folder of this result",
   "text.available": "Content searchable",
   "text.pages": "{count} pages",
   "text.reading": "Reading the scan: page {done} of {total}",

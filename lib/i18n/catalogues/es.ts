@@ -503,6 +503,8 @@ export const es: Partial<Messages> = {
   "recent.subtitle": "Los archivos con los que ha trabajado últimamente.",
   "recent.empty": "Todavía no hay archivos recientes. Aquí aparecen los archivos que sube o modifica.",
   "recent.openFolder": "Mostrar en la carpeta",
+  "recent.sidebar": "Recientes",
+  "recent.openIn": "Abrir la carpeta de {name}",
 
   // Search
   "search.filters": "Filtros de búsqueda",
@@ -532,6 +534,7 @@ export const es: Partial<Messages> = {
   "search.syntax": "En el contenido: \"comillas\" para una frase, -palabra para excluir, or entre alternativas.",
   "search.page": "página {page}",
   "search.matchIn": "En {path}",
+  "search.resultPath": "Carpeta de este resultado",
   "text.available": "Contenido buscable",
   "text.pages": "{count} páginas",
   "text.reading": "Leyendo el escaneo: página {done} de {total}",

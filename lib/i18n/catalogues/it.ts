@@ -503,6 +503,8 @@ export const it: Partial<Messages> = {
   "recent.subtitle": "I file su cui hai lavorato di recente.",
   "recent.empty": "Ancora nessun file recente. Qui compaiono i file che carichi o modifichi.",
   "recent.openFolder": "Mostra nella cartella",
+  "recent.sidebar": "Recenti",
+  "recent.openIn": "Apri la cartella di {name}",
 
   // Search
   "search.filters": "Filtri di ricerca",
@@ -532,6 +534,7 @@ export const it: Partial<Messages> = {
   "search.syntax": "Nel contenuto: \"virgolette\" per una frase, -parola per escludere, or tra alternative.",
   "search.page": "pagina {page}",
   "search.matchIn": "In {path}",
+  "search.resultPath": "Cartella di questo risultato",
   "text.available": "Contenuto ricercabile",
   "text.pages": "{count} pagine",
   "text.reading": "Lettura della scansione: pagina {done} di {total}",
