@@ -9,7 +9,7 @@ import { resolveRightsMany } from "../rights/resolve-many";
 import type { Rights } from "../rights/rights";
 import { targetIdsOf } from "../rights/targets";
 import { idArray, idIn, inChunks } from "./id-array";
-import { fileOrderBy, folderOrderBy, needsVersion, type Order } from "./listing-order";
+import { fileOrderBy, folderOrderBy, joinFileOwners, needsVersion, type Order } from "./listing-order";
 import { presentFolders, type FolderJson } from "./present-folders";
 
 /** 1 folders only, 2 files only (no traversal below the first level), 3 both. */
@@ -102,16 +102,18 @@ async function selectFiles(db: DbOrTx, where: SQL | undefined, order: Order, pag
   // A page by name or date picks its ids on `files` alone, so the versions of the skipped rows are never joined.
   const ids = () => {
     const q = db.select({ id: files.id }).from(files).$dynamic();
-    return (needsVersion(order) ? q.innerJoin(fileVersions, eq(fileVersions.id, files.currentVersionId)) : q).where(where);
+    return needsVersion(order) ? joinFileOwners(q.innerJoin(fileVersions, eq(fileVersions.id, files.currentVersionId)), order).where(where) : q.where(where);
   };
   const scope = page ? inArray(files.id, ids().orderBy(...fileOrderBy(order)).limit(page.limit).offset(page.offset)) : where;
-  const found = await db
+  const query = db
     .select({
       file: { id: files.id, guid: files.guid, folderId: files.folderId, name: files.name, nameKey: files.nameKey, ownerId: files.ownerId, currentVersionId: files.currentVersionId, createdAt: files.createdAt, modifiedAt: files.modifiedAt },
       version: { id: fileVersions.id, fileId: fileVersions.fileId, number: fileVersions.number, size: fileVersions.size, md5: fileVersions.md5, mime: fileVersions.mime, creatorId: fileVersions.creatorId, createdAt: fileVersions.createdAt, modifiedAt: fileVersions.modifiedAt },
     })
     .from(files)
     .innerJoin(fileVersions, eq(fileVersions.id, files.currentVersionId))
+    .$dynamic();
+  const found = await joinFileOwners(query, order)
     .where(scope)
     .orderBy(files.folderId, ...fileOrderBy(order));
   // Literal objects (no spreads): this runs once per file of a folder listing.

@@ -15,7 +15,7 @@ import { typeMatch } from "../search/file-types";
 import { webQuery, webTextMatches } from "../search/text-query";
 import { tagMatch } from "../tags/tag-search";
 import { idArray, inChunks } from "./id-array";
-import { fileOrderBy, folderOrderBy } from "./listing-order";
+import { fileOrderBy, folderOrderBy, joinFileOwners } from "./listing-order";
 import { loadPathCrumbs } from "./path-names";
 import { presentFolders } from "./present-folders";
 
@@ -76,11 +76,15 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
   const fileMatches =
     readable?.length === 0 || keywords.file === false || tagged?.file === false
       ? []
-      : await ctx.db
-          .select({ file: files, version: fileVersions, folder: { id: folders.id, path: folders.path } })
-          .from(files)
-          .innerJoin(fileVersions, eq(fileVersions.id, files.currentVersionId))
-          .innerJoin(folders, eq(folders.id, files.folderId))
+      : await joinFileOwners(
+          ctx.db
+            .select({ file: files, version: fileVersions, folder: { id: folders.id, path: folders.path } })
+            .from(files)
+            .innerJoin(fileVersions, eq(fileVersions.id, files.currentVersionId))
+            .innerJoin(folders, eq(folders.id, files.folderId))
+            .$dynamic(),
+          query,
+        )
           .where(
             and(
               isNull(files.deletedAt),
