@@ -40,9 +40,9 @@ function PathLinks({ crumbs }: { crumbs: { id: number; name: string }[] }) {
   const privateRootId = useQuery(rootsQuery()).data?.find((r) => r.type === "private")?.id;
   return (
     <nav aria-label={t("search.resultPath")} className={styles.matchCrumbs}>
-      {crumbs.map((c, i) => (
+      {crumbs.map((c) => (
         <Fragment key={c.id}>
-          {i > 0 && <span aria-hidden="true"> / </span>}
+          <span aria-hidden="true">/</span>
           {/* The row selects on click: the link still opens the folder, without selecting first. */}
           <Link href={c.id === privateRootId ? "/files" : `/files/${c.id}`} tabIndex={-1} onClick={(e) => e.stopPropagation()} onDoubleClick={(e) => e.stopPropagation()}>
             {c.id === privateRootId ? t("nav.myFiles") : c.name}
