@@ -154,7 +154,7 @@ test("a deleted file is restored from the trash page, and the trash is emptied",
 
   await page.getByRole("link", { name: "Trash" }).click();
   await expect(page).toHaveURL("/trash");
-  const kept = page.getByRole("listitem").filter({ hasText: keep });
+  const kept = page.getByRole("main").getByRole("listitem").filter({ hasText: keep });
   await expect(kept).toContainText(folder.name);
   await kept.getByRole("button", { name: `Restore ${keep}`, exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: `“${keep}” was restored` })).toBeVisible();

@@ -140,7 +140,7 @@ export function FileList(props: Props) {
             className={className}
             aria-sort={sort.column === column ? (sort.direction === 1 ? "ascending" : "descending") : undefined}
           >
-            <button type="button" tabIndex={-1} className={styles.sortButton} title={t("files.sortNote")} onClick={() => props.onSort(column)} aria-label={t("files.sortBy", { column: t(label) })}>
+            <button type="button" tabIndex={-1} className={styles.sortButton} onClick={() => props.onSort(column)} aria-label={t("files.sortBy", { column: t(label) })}>
               {t(label)}
               {sort.column === column && <span aria-hidden="true">{sort.direction === 1 ? " ↑" : " ↓"}</span>}
             </button>

@@ -4,8 +4,8 @@ import type { Sort } from "./file-list";
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
 
 /**
- * Folders first, then the chosen column. This sorts what is loaded: in a folder fetched page by
- * page, items of pages not yet loaded join the order as they arrive.
+ * Folders first, then the chosen column. Folders and searches are ordered by the server; this
+ * sorts the company and shared spaces' lists of spaces, which come whole in one answer.
  */
 export function sortItems(items: Item[], sort: Sort): Item[] {
   const value = (item: Item): string | number => {

@@ -41,20 +41,38 @@ export function PreviewDialog({ file, files, onMove, onClose }: Props) {
     };
   }, []);
 
+  // ← and → wherever focus is in the dialog, or lost from it: a button that turns disabled under
+  // the pointer (a PDF's "next page" on its last page) drops focus to the page's body.
+  const move = useRef({ previous, next, onMove });
+  useEffect(() => {
+    move.current = { previous, next, onMove };
+  });
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement;
+      if (e.defaultPrevented || target.closest("input, textarea, select, video, audio")) return;
+      if (target !== document.body && !ref.current?.contains(target)) return;
+      const { previous: before, next: after, onMove: go } = move.current;
+      if (e.key === "ArrowLeft" && before) go(before);
+      else if (e.key === "ArrowRight" && after) go(after);
+      else return;
+      e.preventDefault();
+      ref.current?.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+
   return (
     <dialog
       ref={ref}
       className={styles.dialog}
       aria-label={t("preview.title", { name: file.name })}
       data-testid="preview"
+      tabIndex={-1}
       onCancel={(e) => {
         e.preventDefault();
         onClose();
-      }}
-      onKeyDown={(e) => {
-        if ((e.target as HTMLElement).closest("input, textarea")) return;
-        if (e.key === "ArrowLeft" && previous) onMove(previous);
-        if (e.key === "ArrowRight" && next) onMove(next);
       }}
     >
       <header className={styles.bar}>
@@ -96,6 +114,8 @@ export function PreviewBody({ file, url, renditionUrl, pageUrl }: { file: { name
   const t = useT();
   const kind = previewKind(file);
   const [videoSrc, setVideoSrc] = useState(url);
+  // A video at its natural size, never larger; CSS caps it to the stage (the viewport) keeping its shape.
+  const [natural, setNatural] = useState<{ width: number; height: number } | null>(null);
   return (
     <>
       {/* A user file of any size and origin: next/image would re-encode it on the server. */}
@@ -112,6 +132,8 @@ export function PreviewBody({ file, url, renditionUrl, pageUrl }: { file: { name
           controls
           preload="metadata"
           aria-label={file.name}
+          style={natural ? { width: natural.width, aspectRatio: `${natural.width} / ${natural.height}` } : undefined}
+          onLoadedMetadata={(e) => e.currentTarget.videoWidth > 0 && setNatural({ width: e.currentTarget.videoWidth, height: e.currentTarget.videoHeight })}
           onError={() => renditionUrl && videoSrc !== renditionUrl && setVideoSrc(renditionUrl)}
           data-testid="video-preview"
         />

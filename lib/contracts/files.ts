@@ -75,6 +75,8 @@ export const fileResponse = z.object({
   path: z.string().optional(),
   /** Search results: the names of the folders above the file the caller may browse (api.md). */
   path_name: z.string().optional(),
+  /** Search results: the folders of path_name with their ids, to link each (our extension). */
+  path_crumbs: z.array(z.object({ id: z.number(), name: z.string() })).optional(),
   /** Search results, files found by their content (api.md): plain text, highlight offsets into it, page. */
   content_match: z
     .object({ snippet: z.string(), highlights: z.array(z.tuple([z.number(), z.number()])), page: z.number().nullable() })

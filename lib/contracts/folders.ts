@@ -13,6 +13,8 @@ const modeFlags = { full: flag, light: flag };
 const bytes = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 /** A 0/1 switch of the search (the contract writes them as 0 or 1, default 0); flags' spellings are accepted too. */
 const searchSwitch = flag;
+export const LISTING_ORDERS = ["name", "size", "modification", "owner"] as const;
+export type ListingOrder = (typeof LISTING_ORDERS)[number];
 
 /**
  * Read folder, root lists and spaces. `depth` counts the levels below the first one that also get
@@ -58,6 +60,9 @@ export const readFolderQuery = z.object({
     .optional(),
   /** Only what this user owns (the `owner_id` the results show). */
   owner_id: id.optional(),
+  /** Our own (the contract names none): the column a listing's or a search's lists are ordered by, folders first. */
+  order: z.enum(LISTING_ORDERS).optional(),
+  direction: z.enum(["asc", "desc"]).optional(),
 });
 export type ReadFolderQuery = z.output<typeof readFolderQuery>;
 
@@ -147,6 +152,8 @@ const folderBase = z.object({
   purge_frequency: z.number().optional(),
   path: z.string().optional(),
   path_name: z.string().optional(),
+  /** Search results: the folders of path_name with their ids, to link each (our extension). */
+  path_crumbs: z.array(z.object({ id: z.number(), name: z.string() })).optional(),
   /** Full mode, when the caller sees annotations on the folder (unread: not read by the caller yet). */
   nb_annotations: z.number().optional(),
   nb_unread_annotations: z.number().optional(),

@@ -3,7 +3,7 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
 import type { FileResponse } from "@/lib/contracts/files";
-import type { FileTypeFilter, FolderResponse } from "@/lib/contracts/folders";
+import type { FileTypeFilter, FolderResponse, ListingOrder } from "@/lib/contracts/folders";
 import type { TrashItemResponse } from "@/lib/contracts/trash";
 import { trashKeys } from "./trash";
 
@@ -23,7 +23,7 @@ const locationPath = (at: Location) => (at.kind === "space" ? `/api/root/${at.sp
 export const filesKeys = {
   all: ["files"] as const,
   roots: () => [...filesKeys.all, "roots"] as const,
-  content: (at: Location) => [...filesKeys.all, "content", locationKey(at)] as const,
+  content: (at: Location, order?: ListOrder) => [...filesKeys.all, "content", locationKey(at), ...(order ? [orderParams(order)] : [])] as const,
   details: (at: Location) => [...filesKeys.all, "details", locationKey(at)] as const,
   tree: (folderId: number | "company" | "shared") => [...filesKeys.all, "tree", folderId] as const,
   search: (scopeId: number, label: string) => [...filesKeys.all, "search", scopeId, label] as const,
@@ -40,6 +40,10 @@ export const fileQuery = (fileId: number | undefined) =>
 
 type Page = { folder: FolderResponse; items: Item[]; total: number; offset: number };
 
+/** The order a listing or a search is asked in (the server orders and pages; folders come first). */
+export type ListOrder = { order: ListingOrder; direction: "asc" | "desc" };
+const orderParams = (o: ListOrder) => `order=${o.order}&direction=${o.direction}`;
+
 const toItems = (folder: FolderResponse): Item[] => [
   ...(folder.content?.folders ?? []).map((f) => ({ ...f, kind: "folder" as const })),
   ...(folder.content?.files ?? []).map((f) => ({ ...f, kind: "file" as const })),
@@ -49,12 +53,12 @@ const toItems = (folder: FolderResponse): Item[] => [
  * A folder's first level, PAGE_SIZE items at a time. The pseudo folders of the company and shared
  * spaces are not paged by the server, so they come as one page.
  */
-export const folderContentQuery = (at: Location) =>
+export const folderContentQuery = (at: Location, order: ListOrder = { order: "name", direction: "asc" }) =>
   infiniteQueryOptions({
-    queryKey: filesKeys.content(at),
+    queryKey: filesKeys.content(at, order),
     initialPageParam: 0,
     queryFn: async ({ pageParam }): Promise<Page> => {
-      const folder = await api.get<FolderResponse>(`${locationPath(at)}?depth=0&offset_start=${pageParam}&nb_objects=${PAGE_SIZE}`);
+      const folder = await api.get<FolderResponse>(`${locationPath(at)}?depth=0&offset_start=${pageParam}&nb_objects=${PAGE_SIZE}&${orderParams(order)}`);
       const items = toItems(folder);
       return { folder, items, offset: pageParam, total: folder.content_total ?? items.length };
     },
@@ -126,12 +130,12 @@ function searchParams(c: SearchCriteria): URLSearchParams {
 }
 
 /** Matches in every space the caller may browse (global=1). */
-export const searchQuery = (scopeId: number, criteria: SearchCriteria) =>
+export const searchQuery = (scopeId: number, criteria: SearchCriteria, order: ListOrder = { order: "name", direction: "asc" }) =>
   queryOptions({
-    queryKey: filesKeys.search(scopeId, searchParams(criteria).toString()),
+    queryKey: filesKeys.search(scopeId, `${searchParams(criteria)}&${orderParams(order)}`),
     // A search answers its matches on one level, {folders, files}, not wrapped in a folder.
     queryFn: async () => {
-      const found = await api.get<NonNullable<FolderResponse["content"]>>(`/api/folder/${scopeId}?${searchParams(criteria)}`);
+      const found = await api.get<NonNullable<FolderResponse["content"]>>(`/api/folder/${scopeId}?${searchParams(criteria)}&${orderParams(order)}`);
       return toItems({ content: found } as FolderResponse);
     },
     enabled: hasCriteria(criteria),

@@ -399,7 +399,6 @@ export const cn: Partial<Messages> = {
   "files.clearSelection": "取消选择",
   "files.listLabel": "{name} 的内容",
   "files.sortBy": "按{column}排序",
-  "files.sortNote": "排序仅适用于已加载的项目。",
   "files.folder": "文件夹",
   "files.locked": "已被 {owner} 锁定",
   "files.loadingMore": "正在加载更多项目…",
@@ -504,6 +503,8 @@ export const cn: Partial<Messages> = {
   "recent.subtitle": "您最近处理过的文件。",
   "recent.empty": "还没有最近的文件。您上传或修改的文件会显示在这里。",
   "recent.openFolder": "在文件夹中显示",
+  "recent.sidebar": "最近",
+  "recent.openIn": "打开 {name} 所在的文件夹",
 
   // Search
   "search.filters": "搜索筛选条件",
@@ -533,6 +534,7 @@ export const cn: Partial<Messages> = {
   "search.syntax": "在内容中：用\"引号\"搜索短语，-词 排除，or 表示任选其一。",
   "search.page": "第 {page} 页",
   "search.matchIn": "位于 {path}",
+  "search.resultPath": "此结果所在的文件夹",
   "text.available": "内容可搜索",
   "text.pages": "{count} 页",
   "text.reading": "正在识别扫描件：第 {done} 页，共 {total} 页",

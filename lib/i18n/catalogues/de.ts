@@ -399,7 +399,6 @@ export const de: Partial<Messages> = {
   "files.clearSelection": "Auswahl aufheben",
   "files.listLabel": "Inhalt von {name}",
   "files.sortBy": "Nach {column} sortieren",
-  "files.sortNote": "Die Sortierung gilt für die bisher geladenen Elemente.",
   "files.folder": "Ordner",
   "files.locked": "Gesperrt von {owner}",
   "files.loadingMore": "Weitere Elemente werden geladen…",
@@ -504,6 +503,8 @@ export const de: Partial<Messages> = {
   "recent.subtitle": "Die Dateien, an denen Sie zuletzt gearbeitet haben.",
   "recent.empty": "Noch keine zuletzt verwendeten Dateien. Dateien, die Sie hochladen oder ändern, erscheinen hier.",
   "recent.openFolder": "Im Ordner anzeigen",
+  "recent.sidebar": "Zuletzt",
+  "recent.openIn": "Ordner von {name} öffnen",
 
   // Search
   "search.filters": "Suchfilter",
@@ -533,6 +534,7 @@ export const de: Partial<Messages> = {
   "search.syntax": "Im Inhalt: \"Anführungszeichen\" für eine Wortgruppe, -Wort zum Ausschließen, or zwischen Alternativen.",
   "search.page": "Seite {page}",
   "search.matchIn": "In {path}",
+  "search.resultPath": "Ordner dieses Treffers",
   "text.available": "Inhalt durchsuchbar",
   "text.pages": "{count} Seiten",
   "text.reading": "Scan wird gelesen: Seite {done} von {total}",

@@ -384,7 +384,6 @@ export const en = {
   "files.colModified": "Modified",
   "files.colOwner": "Owner",
   "files.sortBy": "Sort by {column}",
-  "files.sortNote": "Sorting applies to the items loaded so far.",
   "files.folder": "Folder",
   "files.locked": "Locked by {owner}",
   "files.loading": "Loading the folder…",
@@ -488,6 +487,8 @@ export const en = {
   "recent.subtitle": "The files you worked on lately.",
   "recent.empty": "No recent files yet. Files you upload or change appear here.",
   "recent.openFolder": "Show in folder",
+  "recent.sidebar": "Recent",
+  "recent.openIn": "Open the folder of {name}",
 
   // Details panel and preview
   "search.filters": "Search filters",
@@ -517,6 +518,7 @@ export const en = {
   "search.syntax": "In contents: \"quotes\" for a phrase, -word to exclude, or between alternatives.",
   "search.page": "page {page}",
   "search.matchIn": "In {path}",
+  "search.resultPath": "Folder of this result",
   "text.available": "Content searchable",
   "text.pages": "{count} pages",
   "text.reading": "Reading the scan: page {done} of {total}",

@@ -399,7 +399,6 @@ export const es: Partial<Messages> = {
   "files.clearSelection": "Anular la selección",
   "files.listLabel": "Contenido de {name}",
   "files.sortBy": "Ordenar por {column}",
-  "files.sortNote": "La ordenación se aplica a los elementos cargados hasta ahora.",
   "files.folder": "Carpeta",
   "files.locked": "Bloqueado por {owner}",
   "files.loadingMore": "Cargando más elementos…",
@@ -504,6 +503,8 @@ export const es: Partial<Messages> = {
   "recent.subtitle": "Los archivos con los que ha trabajado últimamente.",
   "recent.empty": "Todavía no hay archivos recientes. Aquí aparecen los archivos que sube o modifica.",
   "recent.openFolder": "Mostrar en la carpeta",
+  "recent.sidebar": "Recientes",
+  "recent.openIn": "Abrir la carpeta de {name}",
 
   // Search
   "search.filters": "Filtros de búsqueda",
@@ -533,6 +534,7 @@ export const es: Partial<Messages> = {
   "search.syntax": "En el contenido: \"comillas\" para una frase, -palabra para excluir, or entre alternativas.",
   "search.page": "página {page}",
   "search.matchIn": "En {path}",
+  "search.resultPath": "Carpeta de este resultado",
   "text.available": "Contenido buscable",
   "text.pages": "{count} páginas",
   "text.reading": "Leyendo el escaneo: página {done} de {total}",

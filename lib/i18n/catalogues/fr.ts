@@ -383,7 +383,6 @@ export const fr: Messages = {
   "files.colModified": "Modifié",
   "files.colOwner": "Propriétaire",
   "files.sortBy": "Trier par {column}",
-  "files.sortNote": "Le tri porte sur les éléments déjà chargés.",
   "files.folder": "Dossier",
   "files.locked": "Verrouillé par {owner}",
   "files.loading": "Chargement du dossier…",
@@ -487,6 +486,8 @@ export const fr: Messages = {
   "recent.subtitle": "Les fichiers sur lesquels vous avez travaillé récemment.",
   "recent.empty": "Aucun fichier récent. Les fichiers que vous téléversez ou modifiez apparaissent ici.",
   "recent.openFolder": "Afficher dans le dossier",
+  "recent.sidebar": "Récents",
+  "recent.openIn": "Ouvrir le dossier de {name}",
 
   // Details panel and preview
   "search.filters": "Filtres de recherche",
@@ -516,6 +517,7 @@ export const fr: Messages = {
   "search.syntax": "Dans le contenu : « guillemets » pour une expression, -mot pour exclure, or entre deux possibilités.",
   "search.page": "page {page}",
   "search.matchIn": "Dans {path}",
+  "search.resultPath": "Dossier de ce résultat",
   "text.available": "Contenu consultable par la recherche",
   "text.pages": "{count} pages",
   "text.reading": "Lecture du scan : page {done} sur {total}",

@@ -399,7 +399,6 @@ export const it: Partial<Messages> = {
   "files.clearSelection": "Annulla la selezione",
   "files.listLabel": "Contenuto di {name}",
   "files.sortBy": "Ordina per {column}",
-  "files.sortNote": "L’ordinamento si applica agli elementi caricati finora.",
   "files.folder": "Cartella",
   "files.locked": "Bloccato da {owner}",
   "files.loadingMore": "Caricamento di altri elementi…",
@@ -504,6 +503,8 @@ export const it: Partial<Messages> = {
   "recent.subtitle": "I file su cui hai lavorato di recente.",
   "recent.empty": "Ancora nessun file recente. Qui compaiono i file che carichi o modifichi.",
   "recent.openFolder": "Mostra nella cartella",
+  "recent.sidebar": "Recenti",
+  "recent.openIn": "Apri la cartella di {name}",
 
   // Search
   "search.filters": "Filtri di ricerca",
@@ -533,6 +534,7 @@ export const it: Partial<Messages> = {
   "search.syntax": "Nel contenuto: \"virgolette\" per una frase, -parola per escludere, or tra alternative.",
   "search.page": "pagina {page}",
   "search.matchIn": "In {path}",
+  "search.resultPath": "Cartella di questo risultato",
   "text.available": "Contenuto ricercabile",
   "text.pages": "{count} pagine",
   "text.reading": "Lettura della scansione: pagina {done} di {total}",

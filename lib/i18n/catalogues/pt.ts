@@ -399,7 +399,6 @@ export const pt: Partial<Messages> = {
   "files.clearSelection": "Limpar a seleção",
   "files.listLabel": "Conteúdo de {name}",
   "files.sortBy": "Ordenar por {column}",
-  "files.sortNote": "A ordenação aplica-se aos itens carregados até agora.",
   "files.folder": "Pasta",
   "files.locked": "Bloqueado por {owner}",
   "files.loadingMore": "A carregar mais itens…",
@@ -504,6 +503,8 @@ export const pt: Partial<Messages> = {
   "recent.subtitle": "Os ficheiros em que trabalhou recentemente.",
   "recent.empty": "Ainda não há ficheiros recentes. Os ficheiros que enviar ou alterar aparecem aqui.",
   "recent.openFolder": "Mostrar na pasta",
+  "recent.sidebar": "Recentes",
+  "recent.openIn": "Abrir a pasta de {name}",
 
   // Search
   "search.filters": "Filtros de pesquisa",
@@ -533,6 +534,7 @@ export const pt: Partial<Messages> = {
   "search.syntax": "No conteúdo: \"aspas\" para uma frase, -palavra para excluir, or entre alternativas.",
   "search.page": "página {page}",
   "search.matchIn": "Em {path}",
+  "search.resultPath": "Pasta deste resultado",
   "text.available": "Conteúdo pesquisável",
   "text.pages": "{count} páginas",
   "text.reading": "A ler a digitalização: página {done} de {total}",

@@ -9,20 +9,17 @@ import { resolveRightsMany } from "../rights/resolve-many";
 import type { Rights } from "../rights/rights";
 import { targetIdsOf } from "../rights/targets";
 import { idArray, idIn, inChunks } from "./id-array";
+import { fileOrderBy, folderOrderBy, joinFileOwners, needsVersion, type Order } from "./listing-order";
 import { presentFolders, type FolderJson } from "./present-folders";
 
 /** 1 folders only, 2 files only (no traversal below the first level), 3 both. */
-export type ContentOptions = { mode: Mode; filter: number };
+export type ContentOptions = { mode: Mode; filter: number; order?: Order };
 export type Page = { offset: number; limit: number };
 /** A folder the caller may browse, with their rights and its serialised form. */
 export type FolderNode = { folder: Folder; rights: Rights; json: FolderJson };
 
-// Both listings order by the stored name key of the unique name indexes, so a page is an index scan.
-const folderOrder = folders.nameKey;
-const fileOrder = files.nameKey;
-
 /**
- * Gives each node its `content` ({folders, files}, folders first, each by name), then the
+ * Gives each node its `content` ({folders, files}, folders first, each by name or `options.order`), then the
  * content of their subfolders for `levels` more levels (-1: the whole tree). One level costs a
  * bounded number of queries whatever its size. `page` pages the first level (one node only) and
  * adds `content_total`. Files need the read right; subfolders need their own browse right.
@@ -47,6 +44,7 @@ async function loadLevel(ctx: AuthedCtx, parents: FolderNode[], options: Content
 
   const exceptions = wantFolders ? await findChildExceptions(ctx.db, ctx.actor.user, parentIds) : new Map<number, Rights>();
   const hidden = [...exceptions].filter(([, r]) => !r.browse).map(([id]) => id);
+  const order = options.order ?? {};
   const folderWhere = and(idIn(folders.parentId, parentIds), isNull(folders.deletedAt), hidden.length ? sql`NOT (${folders.id} = ANY(${idArray(hidden)}))` : undefined);
   const fileWhere = and(idIn(files.folderId, readable), isNull(files.deletedAt));
 
@@ -62,13 +60,13 @@ async function loadLevel(ctx: AuthedCtx, parents: FolderNode[], options: Content
     let nbFiles: number;
     [nbFiles, childFolders, fileRows] = await Promise.all([
       wantFiles ? countOf(ctx.db, files, fileWhere) : 0,
-      folderLimit > 0 ? selectFolders(ctx.db, folderWhere).limit(folderLimit).offset(page.offset) : [],
-      wantFiles && fileLimit > 0 ? selectFiles(ctx.db, fileWhere, { limit: fileLimit, offset: Math.max(0, page.offset - nbFolders) }) : [],
+      folderLimit > 0 ? selectFolders(ctx.db, folderWhere, order).limit(folderLimit).offset(page.offset) : [],
+      wantFiles && fileLimit > 0 ? selectFiles(ctx.db, fileWhere, order, { limit: fileLimit, offset: Math.max(0, page.offset - nbFolders) }) : [],
     ]);
     total = nbFolders + nbFiles;
   } else {
-    if (wantFolders) childFolders = await selectFolders(ctx.db, folderWhere);
-    if (wantFiles) fileRows = await selectFiles(ctx.db, fileWhere);
+    if (wantFolders) childFolders = await selectFolders(ctx.db, folderWhere, order);
+    if (wantFiles) fileRows = await selectFiles(ctx.db, fileWhere, order);
   }
 
   // A child without a right or owner of its own has exactly its parent's rights.
@@ -91,28 +89,33 @@ async function loadLevel(ctx: AuthedCtx, parents: FolderNode[], options: Content
   return children;
 }
 
-const selectFolders = (db: DbOrTx, where: SQL | undefined) => db.select().from(folders).where(where).orderBy(folders.parentId, folderOrder).$dynamic();
+const selectFolders = (db: DbOrTx, where: SQL | undefined, order: Order) =>
+  db.select().from(folders).where(where).orderBy(folders.parentId, ...folderOrderBy(order)).$dynamic();
 
 type FileRowPair = { file: FileRow; version: FileVersion };
 
 /**
- * Live files with their current version, by folder then name, reading only what listings show
+ * Live files with their current version, by folder then `order`, reading only what listings show
  * (no blob id, no meta): a 100,000-file listing parses far fewer values.
  */
-async function selectFiles(db: DbOrTx, where: SQL | undefined, page?: { limit: number; offset: number }): Promise<FileRowPair[]> {
-  // A page picks its ids on `files` alone, so the versions of the skipped rows are never joined.
-  const scope = page
-    ? inArray(files.id, db.select({ id: files.id }).from(files).where(where).orderBy(fileOrder).limit(page.limit).offset(page.offset))
-    : where;
-  const found = await db
+async function selectFiles(db: DbOrTx, where: SQL | undefined, order: Order, page?: { limit: number; offset: number }): Promise<FileRowPair[]> {
+  // A page by name or date picks its ids on `files` alone, so the versions of the skipped rows are never joined.
+  const ids = () => {
+    const q = db.select({ id: files.id }).from(files).$dynamic();
+    return needsVersion(order) ? joinFileOwners(q.innerJoin(fileVersions, eq(fileVersions.id, files.currentVersionId)), order).where(where) : q.where(where);
+  };
+  const scope = page ? inArray(files.id, ids().orderBy(...fileOrderBy(order)).limit(page.limit).offset(page.offset)) : where;
+  const query = db
     .select({
       file: { id: files.id, guid: files.guid, folderId: files.folderId, name: files.name, nameKey: files.nameKey, ownerId: files.ownerId, currentVersionId: files.currentVersionId, createdAt: files.createdAt, modifiedAt: files.modifiedAt },
       version: { id: fileVersions.id, fileId: fileVersions.fileId, number: fileVersions.number, size: fileVersions.size, md5: fileVersions.md5, mime: fileVersions.mime, creatorId: fileVersions.creatorId, createdAt: fileVersions.createdAt, modifiedAt: fileVersions.modifiedAt },
     })
     .from(files)
     .innerJoin(fileVersions, eq(fileVersions.id, files.currentVersionId))
+    .$dynamic();
+  const found = await joinFileOwners(query, order)
     .where(scope)
-    .orderBy(files.folderId, fileOrder);
+    .orderBy(files.folderId, ...fileOrderBy(order));
   // Literal objects (no spreads): this runs once per file of a folder listing.
   return found.map(({ file: f, version: v }) => ({
     file: { id: f.id, guid: f.guid, folderId: f.folderId, name: f.name, nameKey: f.nameKey, ownerId: f.ownerId, currentVersionId: f.currentVersionId, createdAt: f.createdAt, modifiedAt: f.modifiedAt, deletedAt: null, trashId: null },

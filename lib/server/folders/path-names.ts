@@ -11,9 +11,14 @@ import { idArray } from "./id-array";
  * browse are named (contract: path_name is limited by rights); the others are left out.
  */
 export async function loadPathNames(ctx: AuthedCtx, chains: number[][]): Promise<(chain: number[]) => string> {
-  const ids = [...new Set(chains.flat())];
-  const names = await loadBrowsableNames(ctx, ids);
-  return (chain) => `/${chain.map((id) => names.get(id)).filter((n): n is string => n !== undefined).join("/")}`;
+  const crumbsOf = await loadPathCrumbs(ctx, chains);
+  return (chain) => `/${crumbsOf(chain).map((c) => c.name).join("/")}`;
+}
+
+/** The same chains as the folders the caller may browse, each with its id and name (for links). */
+export async function loadPathCrumbs(ctx: AuthedCtx, chains: number[][]): Promise<(chain: number[]) => { id: number; name: string }[]> {
+  const names = await loadBrowsableNames(ctx, [...new Set(chains.flat())]);
+  return (chain) => chain.flatMap((id) => (names.has(id) ? [{ id, name: names.get(id)! }] : []));
 }
 
 async function loadBrowsableNames(ctx: AuthedCtx, ids: number[]): Promise<Map<number, string>> {

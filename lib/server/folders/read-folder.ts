@@ -18,7 +18,7 @@ export async function readFolder(ctx: AuthedCtx, folderId: number, query: ReadFo
   const mode = modeOf(query);
   const [json] = await presentFolders(ctx, [folder], mode, new Map([[folder.id, rights]]));
   const node: FolderNode = { folder, rights, json };
-  await attachContent(ctx, [node], query.depth, { mode, filter: query.filter }, pageOf(query));
+  await attachContent(ctx, [node], query.depth, { mode, filter: query.filter, order: query }, pageOf(query));
   return json;
 }
 

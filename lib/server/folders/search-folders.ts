@@ -15,7 +15,8 @@ import { typeMatch } from "../search/file-types";
 import { webQuery, webTextMatches } from "../search/text-query";
 import { tagMatch } from "../tags/tag-search";
 import { idArray, inChunks } from "./id-array";
-import { loadPathNames } from "./path-names";
+import { fileOrderBy, folderOrderBy, joinFileOwners } from "./listing-order";
+import { loadPathCrumbs } from "./path-names";
 import { presentFolders } from "./present-folders";
 
 /** Each list of a search answer stops here; a search is narrowed, not paged. */
@@ -66,7 +67,7 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
               range(folders.modifiedAt, query.modification_start, query.modification_end),
             ),
           )
-          .orderBy(folders.nameKey, folders.id)
+          .orderBy(...folderOrderBy(query))
           .limit(SEARCH_LIMIT);
 
   const inScope = scope
@@ -75,11 +76,15 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
   const fileMatches =
     readable?.length === 0 || keywords.file === false || tagged?.file === false
       ? []
-      : await ctx.db
-          .select({ file: files, version: fileVersions, folder: { id: folders.id, path: folders.path } })
-          .from(files)
-          .innerJoin(fileVersions, eq(fileVersions.id, files.currentVersionId))
-          .innerJoin(folders, eq(folders.id, files.folderId))
+      : await joinFileOwners(
+          ctx.db
+            .select({ file: files, version: fileVersions, folder: { id: folders.id, path: folders.path } })
+            .from(files)
+            .innerJoin(fileVersions, eq(fileVersions.id, files.currentVersionId))
+            .innerJoin(folders, eq(folders.id, files.folderId))
+            .$dynamic(),
+          query,
+        )
           .where(
             and(
               isNull(files.deletedAt),
@@ -94,21 +99,25 @@ export async function searchFolders(ctx: AuthedCtx, scope: Folder | null, query:
               query.size_end !== undefined ? lte(fileVersions.size, query.size_end) : undefined,
             ),
           )
-          .orderBy(files.nameKey, files.id)
+          .orderBy(...fileOrderBy(query))
           .limit(SEARCH_LIMIT);
 
   const known = allowed ?? undefined;
-  const [folderList, fileList, pathNameOf, contentMatches] = await Promise.all([
+  const [folderList, fileList, crumbsOf, contentMatches] = await Promise.all([
     presentFolders(ctx, folderMatches, mode, known),
     inChunks(fileMatches, 5000, (chunk) => presentFiles(ctx, chunk, mode, { rights: known })),
-    loadPathNames(ctx, [...folderMatches.map((f) => f.path), ...fileMatches.map((m) => [...m.folder.path, m.folder.id])]),
+    loadPathCrumbs(ctx, [...folderMatches.map((f) => f.path), ...fileMatches.map((m) => [...m.folder.path, m.folder.id])]),
     query.in_content && words.length ? loadContentMatches(ctx.db, fileMatches.map((m) => m.version.id), words.join(" ")) : new Map(),
   ]);
-  // Additive fields of search results (api.md): where each match is, and what matched in a file's text.
-  folderMatches.forEach((f, i) => Object.assign(folderList[i], { path: `/${f.path.join("/")}`, path_name: pathNameOf(f.path) }));
+  // Additive fields of search results (api.md): where each match is (path_crumbs: the browsable
+  // folders of path_name with their ids, for links), and what matched in a file's text.
+  const place = (chain: number[]) => {
+    const crumbs = crumbsOf(chain);
+    return { path: `/${chain.join("/")}`, path_name: `/${crumbs.map((c) => c.name).join("/")}`, path_crumbs: crumbs };
+  };
+  folderMatches.forEach((f, i) => Object.assign(folderList[i], place(f.path)));
   fileMatches.forEach((m, i) => {
-    const chain = [...m.folder.path, m.folder.id];
-    Object.assign(fileList[i], { path: `/${chain.join("/")}`, path_name: pathNameOf(chain) });
+    Object.assign(fileList[i], place([...m.folder.path, m.folder.id]));
     const match = contentMatches.get(m.version.id);
     if (match) fileList[i].content_match = match;
   });

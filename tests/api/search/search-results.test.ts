@@ -12,7 +12,7 @@ import { at, createSharedScene, getFolder, names, OPEN_TIMEOUT, openDatabase } f
 beforeAll(openDatabase, OPEN_TIMEOUT);
 
 type Match = { snippet: string; highlights: [number, number][]; page: number | null };
-type Found = { name: string; path?: string; path_name?: string; content_match?: Match };
+type Found = { name: string; path?: string; path_name?: string; path_crumbs?: { id: number; name: string }[]; content_match?: Match };
 
 const search = (token: string, id: number, query: Record<string, string | number>) => getFolder(token, id, { recursive: 1, ...query });
 const inContent = async (token: string, id: number, label: string, more: Record<string, string | number> = {}) => {
@@ -150,10 +150,21 @@ describe("paths, types and owners in search results", () => {
     expect(file.path).toBe(`/${root.id}/${work.id}/${sub.id}`);
     expect(file.path_name).toBe(`/${root.name}/Work/Sub ${w}`);
     expect(res.body.folders[0]).toMatchObject({ name: `Sub ${w}`, path: `/${root.id}/${work.id}`, path_name: `/${root.name}/Work` });
-    // A guest given Sub alone sees no name of the folders above it.
+    // path_crumbs: the same folders with their ids, for links.
+    expect(file.path_crumbs).toEqual([
+      { id: root.id, name: root.name },
+      { id: work.id, name: "Work" },
+      { id: sub.id, name: `Sub ${w}` },
+    ]);
+    expect(res.body.folders[0].path_crumbs).toEqual([
+      { id: root.id, name: root.name },
+      { id: work.id, name: "Work" },
+    ]);
+    // A guest given Sub alone sees no name nor id of the folders above it.
     await grantRight(sub.id, guest.id, { read: true });
     const seen = await search(guest.token, sub.id, { search_label: w, in_content: 1 });
     expect((seen.body.files as Found[])[0].path_name).toBe(`/Sub ${w}`);
+    expect((seen.body.files as Found[])[0].path_crumbs).toEqual([{ id: sub.id, name: `Sub ${w}` }]);
   });
 
   it("keeps the files of the kinds asked (types), leaving folders out, and what one owner owns (owner_id)", async () => {
