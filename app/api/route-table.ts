@@ -12,6 +12,7 @@ export const API_ROUTES: { template: string; load: () => Promise<unknown> }[] = 
   { template: "/api/account/mfa/webauthn", load: () => import("@/app/api/account/mfa/webauthn/route") },
   { template: "/api/account/picture", load: () => import("@/app/api/account/picture/route") },
   { template: "/api/account", load: () => import("@/app/api/account/route") },
+  { template: "/api/account/storage", load: () => import("@/app/api/account/storage/route") },
   { template: "/api/admin/job/[jobId]/retry", load: () => import("@/app/api/admin/job/[jobId]/retry/route") },
   { template: "/api/admin/job/[jobId]", load: () => import("@/app/api/admin/job/[jobId]/route") },
   { template: "/api/admin/jobs", load: () => import("@/app/api/admin/jobs/route") },
