@@ -10,6 +10,7 @@ import { AccountLanguageForm } from "./account-language-form";
 import { AccountPasswordForm } from "./account-password-form";
 import { AccountPictureForm } from "./account-picture-form";
 import { AccountProfileForm } from "./account-profile-form";
+import { AccountStorage } from "./account-storage";
 import { MfaSection } from "./mfa-section";
 import styles from "./account.module.css";
 
@@ -24,6 +25,7 @@ export function AccountScreen({ passwordMinLength }: { passwordMinLength: number
       <PageHeader title={t("account.title")} subtitle={t("account.subtitle")} />
       <div className={styles.sections}>
         <AccountProfileForm account={account} locked={locked} />
+        <AccountStorage />
         <AccountLanguageForm account={account} locked={account.ldap} />
         {!account.ldap && <AccountPasswordForm minLength={passwordMinLength} />}
         <MfaSection />

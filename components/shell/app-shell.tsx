@@ -12,6 +12,7 @@ import { resolveLanguage, type UiLanguage } from "@/lib/i18n/languages";
 import { I18nProvider, useT } from "@/lib/i18n/provider";
 import { accountQuery, type Account } from "@/lib/queries/account";
 import styles from "./app-shell.module.css";
+import { SidebarStorage } from "./storage-usage";
 import { UserMenu } from "./user-menu";
 
 type Props = {
@@ -60,6 +61,7 @@ function Frame({ platformName, account, navigation, wide, children }: { platform
       </header>
       <nav className={styles.sidebar} aria-label={t("shell.navigation")}>
         {navigation ?? <SidebarLinks external={account.role === 1} console={account.role === 3 || account.role === 4} />}
+        {!navigation && <SidebarStorage />}
       </nav>
       <main id="content" className={styles.main} tabIndex={-1}>
         <div className={wide ? styles.wideContent : styles.content}>{children}</div>

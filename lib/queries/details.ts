@@ -149,6 +149,12 @@ export function useGrantRight(folderId: number) {
   });
 }
 
+/** POST /invite: an outside address gets an invitation mail to this folder (read and download until changed). */
+export function useInviteToFolder(folderId: number) {
+  const invalidate = useInvalidateDetails();
+  return useMutation({ mutationFn: (email: string) => api.post("/api/invite", { target: email, folder: folderId, rights: 1 | 2 }), onSuccess: invalidate });
+}
+
 export function useUpdateRight() {
   const invalidate = useInvalidateDetails();
   return useMutation({
