@@ -43,7 +43,7 @@ for (const width of WIDTHS) {
   });
 }
 
-test("a folder invites an outside address from the Access tab: the invitation mail arrives", async ({ page, request }) => {
+test("a folder invites an outside address from its share dialog: the invitation mail arrives", async ({ page, request }) => {
   const name = `Invite ${suffix()}`;
   await seedFolder(request, name, ["brief.txt"]);
   const outsider = `guest-${suffix()}@outside.example`;

@@ -63,8 +63,8 @@ export function changesOfDraft(draft: LinkDraft, current?: ShareResponse): { cha
   return { changes };
 }
 
-/** The options of a link, for a new one or an existing one (`protectedNow`: it has a password that an empty field keeps). */
-export function LinkOptionsFields({ value, onChange, protectedNow = false }: { value: LinkDraft; onChange: (next: LinkDraft) => void; protectedNow?: boolean }) {
+/** The options of a link, for a new one or an existing one (`protectedNow`: it has a password that an empty field keeps), then its visitor gate. */
+export function LinkOptionsFields({ value, onChange, protectedNow = false, title }: { value: LinkDraft; onChange: (next: LinkDraft) => void; protectedNow?: boolean; title?: string }) {
   const t = useT();
   const id = useId();
   const set = (change: Partial<LinkDraft>) => onChange({ ...value, ...change });
@@ -72,7 +72,7 @@ export function LinkOptionsFields({ value, onChange, protectedNow = false }: { v
   return (
     <>
       <fieldset className={styles.section}>
-        <legend className={styles.heading}>{t("sharing.options")}</legend>
+        <legend className={styles.heading}>{title ?? t("sharing.options")}</legend>
         <label className={styles.mail} htmlFor={`${id}-name`}>
           {t("sharing.name")}
           <input id={`${id}-name`} className={styles.input} type="text" maxLength={255} value={value.name} onChange={(e) => set({ name: e.target.value })} />

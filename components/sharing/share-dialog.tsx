@@ -56,23 +56,31 @@ export function ShareDialog({ item, onClose }: { item: Item; onClose: () => void
       onSubmit={submit}
       footer={<DialogActions cancelLabel={t("common.close")} onCancel={onClose} submitLabel={t("sharing.create")} disabled={create.isPending} />}
     >
-      <section aria-label={t("sharing.people.title")} className={styles.section}>
-        <h3 className={styles.heading}>{t("sharing.people.title")}</h3>
-        <AddPeople item={item} linkId={mailable?.id ?? null} />
-      </section>
-      {mine.length > 0 && (
-        <section aria-label={t("sharing.existing")} className={styles.section}>
-          <h3 className={styles.heading}>{t("sharing.existing")}</h3>
-          <ul className={styles.links}>
-            {mine.map((share) => (
-              <ShareRow key={share.id} share={share} open={share.id === fresh} />
-            ))}
-          </ul>
+      <div className={styles.stack}>
+        <section aria-label={t("sharing.people.title")} className={styles.section}>
+          <h3 className={styles.heading}>{t("sharing.people.title")}</h3>
+          <AddPeople item={item} linkId={mailable?.id ?? null} />
         </section>
-      )}
-      <h3 className={styles.heading}>{t("sharing.newLink")}</h3>
-      <LinkOptionsFields value={draft} onChange={setDraft} />
-      <FormStatus status={error ? { tone: "error", message: error } : null} />
+        {mine.length > 0 && (
+          <section aria-label={t("sharing.existing")} className={styles.section}>
+            <h3 className={styles.heading}>{t("sharing.existing")}</h3>
+            <ul className={styles.links}>
+              {mine.map((share) => (
+                <ShareRow key={share.id} share={share} open={share.id === fresh} />
+              ))}
+            </ul>
+          </section>
+        )}
+        <LinkOptionsFields
+          title={t("sharing.newLink")}
+          value={draft}
+          onChange={(next) => {
+            setDraft(next);
+            setError(null);
+          }}
+        />
+        <FormStatus status={error ? { tone: "error", message: error } : null} />
+      </div>
     </Dialog>
   );
 }

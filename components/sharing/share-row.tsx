@@ -88,8 +88,15 @@ function LinkEditor({ share, onDone }: { share: ShareResponse; onDone: () => voi
   }
 
   return (
-    <div className={styles.section} role="group" aria-label={t("sharing.editTitle")} data-testid="link-editor">
-      <LinkOptionsFields value={draft} onChange={setDraft} protectedNow={share.password_protected} />
+    <div className={styles.stack} role="group" aria-label={t("sharing.editTitle")} data-testid="link-editor">
+      <LinkOptionsFields
+        value={draft}
+        onChange={(next) => {
+          setDraft(next);
+          setStatus(null);
+        }}
+        protectedNow={share.password_protected}
+      />
       <FormStatus status={status} />
       <div className={styles.linkActions}>
         <Button size="small" onClick={save} disabled={update.isPending}>
