@@ -55,7 +55,7 @@ export function AddPeople({ item, recursive = true, linkId = null }: { item: Ite
   const waiting = isFolder && found.isFetching && !found.data;
   return (
     <div className={styles.addPerson}>
-      <input type="search" className={styles.input} aria-label={label} placeholder={label} aria-controls={listId} value={text} onChange={(e) => setText(e.target.value)} />
+      <input type="search" className={styles.input} aria-label={label} placeholder={isFolder ? t("sharing.people.placeholder") : label} aria-controls={listId} value={text} onChange={(e) => setText(e.target.value)} />
       {search.length >= 3 && !waiting && (
         <ul id={listId} className={styles.suggestions} aria-label={t("details.suggestions")}>
           {people.map((person) => (

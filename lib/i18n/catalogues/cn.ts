@@ -756,6 +756,7 @@ export const cn: Partial<Messages> = {
   "sharing.until": "至 {date}",
   "sharing.people.title": "人员",
   "sharing.people.add": "添加用户或群组，或外部电子邮件地址",
+  "sharing.people.placeholder": "用户、群组或电子邮件",
   "sharing.people.addEmail": "将链接发送到电子邮件地址",
   "sharing.people.invite": "邀请 {email} 加入此文件夹",
   "sharing.people.sendLink": "将链接发送给 {email}",

@@ -756,6 +756,7 @@ export const de: Partial<Messages> = {
   "sharing.until": "bis {date}",
   "sharing.people.title": "Personen",
   "sharing.people.add": "Person oder Gruppe hinzufügen, oder eine externe E-Mail-Adresse",
+  "sharing.people.placeholder": "Person, Gruppe oder E-Mail",
   "sharing.people.addEmail": "Link an eine E-Mail-Adresse senden",
   "sharing.people.invite": "{email} zu diesem Ordner einladen",
   "sharing.people.sendLink": "Link an {email} senden",

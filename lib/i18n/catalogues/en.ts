@@ -732,6 +732,7 @@ export const en = {
   "sharing.until": "until {date}",
   "sharing.people.title": "People",
   "sharing.people.add": "Add a person or a group, or an outside email address",
+  "sharing.people.placeholder": "Person, group or email",
   "sharing.people.addEmail": "Send the link to an email address",
   "sharing.people.invite": "Invite {email} to this folder",
   "sharing.people.sendLink": "Send the link to {email}",

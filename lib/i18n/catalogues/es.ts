@@ -756,6 +756,7 @@ export const es: Partial<Messages> = {
   "sharing.until": "hasta el {date}",
   "sharing.people.title": "Personas",
   "sharing.people.add": "Añadir una persona o un grupo, o una dirección de correo externa",
+  "sharing.people.placeholder": "Persona, grupo o correo",
   "sharing.people.addEmail": "Enviar el enlace a una dirección de correo",
   "sharing.people.invite": "Invitar a {email} a esta carpeta",
   "sharing.people.sendLink": "Enviar el enlace a {email}",

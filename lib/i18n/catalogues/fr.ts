@@ -731,6 +731,7 @@ export const fr: Messages = {
   "sharing.until": "jusqu’au {date}",
   "sharing.people.title": "Personnes",
   "sharing.people.add": "Ajouter une personne ou un groupe, ou une adresse e-mail extérieure",
+  "sharing.people.placeholder": "Personne, groupe ou e-mail",
   "sharing.people.addEmail": "Envoyer le lien à une adresse e-mail",
   "sharing.people.invite": "Inviter {email} dans ce dossier",
   "sharing.people.sendLink": "Envoyer le lien à {email}",

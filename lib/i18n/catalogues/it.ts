@@ -756,6 +756,7 @@ export const it: Partial<Messages> = {
   "sharing.until": "fino al {date}",
   "sharing.people.title": "Persone",
   "sharing.people.add": "Aggiungi una persona o un gruppo, o un indirizzo email esterno",
+  "sharing.people.placeholder": "Persona, gruppo o email",
   "sharing.people.addEmail": "Invia il link a un indirizzo email",
   "sharing.people.invite": "Invita {email} in questa cartella",
   "sharing.people.sendLink": "Invia il link a {email}",

@@ -756,6 +756,7 @@ export const pt: Partial<Messages> = {
   "sharing.until": "até {date}",
   "sharing.people.title": "Pessoas",
   "sharing.people.add": "Adicionar uma pessoa ou um grupo, ou um endereço de email externo",
+  "sharing.people.placeholder": "Pessoa, grupo ou email",
   "sharing.people.addEmail": "Enviar a ligação para um endereço de email",
   "sharing.people.invite": "Convidar {email} para esta pasta",
   "sharing.people.sendLink": "Enviar a ligação para {email}",
