@@ -56,6 +56,7 @@ test("a folder invites an outside address from its share dialog: the invitation 
   await people.fill(outsider);
   await dialog.getByRole("button", { name: `Invite ${outsider} to this folder` }).click();
   await expect(page.getByText(`${outsider} was invited by mail.`)).toBeVisible();
+  await expect(dialog.getByTestId("pending-invitations")).toContainText(outsider);
   const mail = await mailTo(outsider);
   expect(mailText(mail)).toMatch(/\/invite\//);
   await screenshot(page, "share-dialog-folder-invite");

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { useToast } from "@/components/ui/toast";
 import { useT } from "@/lib/i18n/provider";
-import { invitableQuery, useGrantRight, useInviteToFolder, type RightFlags } from "@/lib/queries/details";
+import { folderInvitationsQuery, invitableQuery, useGrantRight, useInviteToFolder, type RightFlags } from "@/lib/queries/details";
 import type { Item } from "@/lib/queries/files";
 import { isEmailAddress, useShareByEmail } from "@/lib/queries/sharing";
 import styles from "@/components/file-details/details.module.css";
@@ -29,6 +29,8 @@ export function AddPeople({ item, recursive = true, linkId = null }: { item: Ite
   }, [text]);
   const isFolder = item.kind === "folder";
   const found = useQuery({ ...invitableQuery(item.id, search), enabled: isFolder && search.length >= 3 });
+  const invited = useQuery({ ...folderInvitationsQuery(item.id), enabled: isFolder });
+  const pending = (invited.data ?? []).filter((invitation) => !invitation.used_at && !(invitation.expiration && new Date(invitation.expiration) <= new Date()));
   const grant = useGrantRight(item.id);
   const invite = useInviteToFolder(item.id);
   const mail = useShareByEmail();
@@ -79,6 +81,11 @@ export function AddPeople({ item, recursive = true, linkId = null }: { item: Ite
           )}
           {people.length === 0 && !email && <li className={styles.muted}>{isFolder ? t("sharing.people.nobodyHint") : t("sharing.people.typeEmail")}</li>}
         </ul>
+      )}
+      {pending.length > 0 && (
+        <p className={styles.muted} data-testid="pending-invitations">
+          {t("sharing.people.pending")}: {pending.map((invitation) => invitation.email).join(", ")}
+        </p>
       )}
     </div>
   );

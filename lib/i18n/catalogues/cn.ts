@@ -764,6 +764,7 @@ export const cn: Partial<Messages> = {
   "sharing.people.mailed": "链接已发送给 {email}。",
   "sharing.people.nobodyHint": "没有匹配项。输入完整的电子邮件地址即可与外部人员共享。",
   "sharing.people.typeEmail": "请输入完整的电子邮件地址。",
+  "sharing.people.pending": "已邀请，尚未加入",
   "storage.title": "存储",
   "storage.help": "您的文件及其版本占用的空间及其位置。",
   "storage.usedOf": "已用 {used}，共 {quota}",

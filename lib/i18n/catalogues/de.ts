@@ -764,6 +764,7 @@ export const de: Partial<Messages> = {
   "sharing.people.mailed": "Der Link wurde an {email} gesendet.",
   "sharing.people.nobodyHint": "Keine Treffer. Geben Sie eine vollständige E-Mail-Adresse ein, um mit jemandem außerhalb zu teilen.",
   "sharing.people.typeEmail": "Geben Sie eine vollständige E-Mail-Adresse ein.",
+  "sharing.people.pending": "Eingeladen, noch nicht beigetreten",
   "storage.title": "Speicher",
   "storage.help": "Wie viel Platz Ihre Dateien und deren Versionen belegen, und wo.",
   "storage.usedOf": "{used} von {quota} belegt",

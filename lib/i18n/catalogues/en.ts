@@ -740,6 +740,7 @@ export const en = {
   "sharing.people.mailed": "The link was sent to {email}.",
   "sharing.people.nobodyHint": "Nobody matches. Type a full email address to share with someone outside.",
   "sharing.people.typeEmail": "Type a full email address.",
+  "sharing.people.pending": "Invited, not joined yet",
   "storage.title": "Storage",
   "storage.help": "What your files and their versions take, and where.",
   "storage.usedOf": "{used} of {quota} used",

@@ -764,6 +764,7 @@ export const es: Partial<Messages> = {
   "sharing.people.mailed": "El enlace se ha enviado a {email}.",
   "sharing.people.nobodyHint": "Nadie coincide. Escriba una dirección de correo completa para compartir con alguien externo.",
   "sharing.people.typeEmail": "Escriba una dirección de correo completa.",
+  "sharing.people.pending": "Invitados, aún sin unirse",
   "storage.title": "Almacenamiento",
   "storage.help": "Lo que ocupan sus archivos y sus versiones, y dónde.",
   "storage.usedOf": "{used} de {quota} usados",

@@ -739,6 +739,7 @@ export const fr: Messages = {
   "sharing.people.mailed": "Le lien a été envoyé à {email}.",
   "sharing.people.nobodyHint": "Personne ne correspond. Saisissez une adresse e-mail complète pour partager avec quelqu’un de l’extérieur.",
   "sharing.people.typeEmail": "Saisissez une adresse e-mail complète.",
+  "sharing.people.pending": "Invités, pas encore inscrits",
   "storage.title": "Stockage",
   "storage.help": "La place que prennent vos fichiers et leurs versions, et où.",
   "storage.usedOf": "{used} utilisés sur {quota}",

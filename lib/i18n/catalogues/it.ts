@@ -764,6 +764,7 @@ export const it: Partial<Messages> = {
   "sharing.people.mailed": "Il link è stato inviato a {email}.",
   "sharing.people.nobodyHint": "Nessuna corrispondenza. Scrivi un indirizzo email completo per condividere con qualcuno di esterno.",
   "sharing.people.typeEmail": "Scrivi un indirizzo email completo.",
+  "sharing.people.pending": "Invitati, non ancora iscritti",
   "storage.title": "Spazio",
   "storage.help": "Quanto occupano i tuoi file e le loro versioni, e dove.",
   "storage.usedOf": "{used} di {quota} usati",

@@ -764,6 +764,7 @@ export const pt: Partial<Messages> = {
   "sharing.people.mailed": "A ligação foi enviada para {email}.",
   "sharing.people.nobodyHint": "Ninguém corresponde. Escreva um endereço de email completo para partilhar com alguém de fora.",
   "sharing.people.typeEmail": "Escreva um endereço de email completo.",
+  "sharing.people.pending": "Convidados, ainda sem conta",
   "storage.title": "Armazenamento",
   "storage.help": "O espaço que os seus ficheiros e as suas versões ocupam, e onde.",
   "storage.usedOf": "{used} de {quota} usados",
