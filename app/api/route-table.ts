@@ -16,6 +16,7 @@ export const API_ROUTES: { template: string; load: () => Promise<unknown> }[] = 
   { template: "/api/account", load: () => import("@/app/api/account/route") },
   { template: "/api/account/session/[sessionId]", load: () => import("@/app/api/account/session/[sessionId]/route") },
   { template: "/api/account/sessions", load: () => import("@/app/api/account/sessions/route") },
+  { template: "/api/account/storage", load: () => import("@/app/api/account/storage/route") },
   { template: "/api/admin/job/[jobId]/retry", load: () => import("@/app/api/admin/job/[jobId]/retry/route") },
   { template: "/api/admin/job/[jobId]", load: () => import("@/app/api/admin/job/[jobId]/route") },
   { template: "/api/admin/jobs", load: () => import("@/app/api/admin/jobs/route") },

@@ -12,6 +12,7 @@ import { AccountPasswordForm } from "./account-password-form";
 import { AccountPictureForm } from "./account-picture-form";
 import { AccountProfileForm } from "./account-profile-form";
 import { AccountSessions } from "./account-sessions";
+import { AccountStorage } from "./account-storage";
 import { AccountWebdav } from "./account-webdav";
 import { MfaSection } from "./mfa-section";
 import styles from "./account.module.css";
@@ -27,6 +28,7 @@ export function AccountScreen({ passwordMinLength }: { passwordMinLength: number
       <PageHeader title={t("account.title")} subtitle={t("account.subtitle")} />
       <div className={styles.sections}>
         <AccountProfileForm account={account} locked={locked} />
+        <AccountStorage />
         <AccountLanguageForm account={account} locked={account.ldap} />
         {!account.ldap && <AccountPasswordForm minLength={passwordMinLength} />}
         <MfaSection />

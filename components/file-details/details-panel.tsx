@@ -85,7 +85,7 @@ export function DetailsPanel({ item, unread = 0, onClose }: { item: Item; unread
       <div role="tabpanel" id={`${baseId}-${tab}-panel`} aria-labelledby={`${baseId}-${tab}`} className={styles.body} tabIndex={0}>
         {tab === "versions" && item.kind === "file" && <VersionsTab file={item} />}
         {tab === "comments" && <CommentsTab target={target} unread={unread} />}
-        {tab === "rights" && item.kind === "folder" && <RightsTab folderId={item.id} />}
+        {tab === "rights" && item.kind === "folder" && <RightsTab folder={item} />}
         {tab === "activity" && <ActivityTab target={target} />}
       </div>
     </aside>

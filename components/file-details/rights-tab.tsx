@@ -1,12 +1,14 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
+import { AddPeople } from "@/components/sharing/share-people";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
 import { useT } from "@/lib/i18n/provider";
 import type { MessageKey } from "@/lib/i18n/translate";
-import { invitableQuery, rightsQuery, useGrantRight, useRemoveRight, useUpdateRight, type RightFlags, type RightResponse } from "@/lib/queries/details";
+import { rightsQuery, useRemoveRight, useUpdateRight, type RightFlags, type RightResponse } from "@/lib/queries/details";
+import type { Item } from "@/lib/queries/files";
 import { describeFileError } from "../file-browser/format";
 import styles from "./details.module.css";
 
@@ -20,11 +22,10 @@ const FLAG_LABELS: Record<keyof RightFlags, MessageKey> = {
   share: "details.right.share",
 };
 const FLAGS = Object.keys(FLAG_LABELS) as (keyof RightFlags)[];
-/** What a newly added person gets until changed: see, read and download. */
-const READER: RightFlags = { browse: true, read: true, download: true, write: false, edit: false, delete: false, share: false };
 
 /** Who may do what in a folder: one row per user or group, a switch per right, applied below with "subfolders too". */
-export function RightsTab({ folderId }: { folderId: number }) {
+export function RightsTab({ folder }: { folder: Item & { kind: "folder" } }) {
+  const folderId = folder.id;
   const t = useT();
   const toast = useToast();
   const rights = useQuery(rightsQuery(folderId));
@@ -38,7 +39,7 @@ export function RightsTab({ folderId }: { folderId: number }) {
   if (rights.isError) return <p role="alert">{t("error.generic")}</p>;
   return (
     <div className={styles.rights}>
-      <AddPerson folderId={folderId} recursive={recursive} />
+      <AddPeople item={folder} recursive={recursive} />
       <label className={styles.check} htmlFor={recursiveId}>
         <input id={recursiveId} type="checkbox" checked={recursive} onChange={(e) => setRecursive(e.target.checked)} />
         {t("details.rightsRecursive")}
@@ -74,62 +75,5 @@ function FlagSwitch({ right, flag, onChange }: { right: RightResponse; flag: key
       <input id={id} type="checkbox" checked={right[flag]} onChange={(e) => onChange(e.target.checked)} />
       {t(FLAG_LABELS[flag])}
     </label>
-  );
-}
-
-/** Search people and groups (3 characters at least) and give the one picked read access. */
-function AddPerson({ folderId, recursive }: { folderId: number; recursive: boolean }) {
-  const t = useT();
-  const toast = useToast();
-  const [text, setText] = useState("");
-  const [search, setSearch] = useState("");
-  useEffect(() => {
-    const timer = setTimeout(() => setSearch(text.trim()), 250);
-    return () => clearTimeout(timer);
-  }, [text]);
-  const found = useQuery(invitableQuery(folderId, search));
-  const grant = useGrantRight(folderId);
-  const listId = useId();
-  return (
-    <div className={styles.addPerson}>
-      <input
-        type="search"
-        className={styles.input}
-        aria-label={t("details.addPerson")}
-        placeholder={t("details.addPerson")}
-        aria-controls={listId}
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-      />
-      {search.length >= 3 && (
-        <ul id={listId} className={styles.suggestions} aria-label={t("details.suggestions")}>
-          {found.data?.length === 0 && <li className={styles.muted}>{t("details.nobodyFound")}</li>}
-          {found.data?.map((person) => (
-            <li key={person.id}>
-              <button
-                type="button"
-                className={styles.suggestion}
-                onClick={() =>
-                  grant.mutate(
-                    { targetId: person.id, flags: READER, recursive },
-                    {
-                      onSuccess: () => {
-                        setText("");
-                        setSearch("");
-                        toast({ tone: "info", message: t("details.rightGranted", { name: person.name }) });
-                      },
-                      onError: (e) => toast({ tone: "error", message: t("files.actionFailed", { reason: describeFileError(e, t) }) }),
-                    },
-                  )
-                }
-              >
-                {person.name}
-                {person.emails ? <span className={styles.muted}> · {person.emails}</span> : null}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
   );
 }

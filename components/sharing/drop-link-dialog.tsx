@@ -11,7 +11,7 @@ import { linkState, ulinksQuery, useCreateUlink, useDeleteUlink, useSendUlink, t
 import { describeFileError } from "../file-browser/format";
 import { CopyField } from "./copy-field";
 import { SendByMail } from "./send-by-mail";
-import { STATE_LABELS } from "./share-dialog";
+import { STATE_LABELS } from "./share-row";
 import styles from "./sharing.module.css";
 
 /** Drop links of a folder: visitors deposit files into it without seeing what it holds. */

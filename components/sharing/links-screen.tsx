@@ -6,7 +6,7 @@ import { PageHeader } from "@/components/page-header";
 import { useT } from "@/lib/i18n/provider";
 import { sharesQuery, ulinksQuery } from "@/lib/queries/sharing";
 import { DropRow } from "./drop-link-dialog";
-import { ShareRow } from "./share-dialog";
+import { ShareRow } from "./share-row";
 import styles from "./sharing.module.css";
 
 /** Every link I made: shares (with what they show and who used them) and drop links, with their state. */

@@ -1,11 +1,8 @@
 "use client";
 
-import { useId, useState } from "react";
-import { Button } from "@/components/ui/button";
-import { FormStatus, type Status } from "@/components/ui/form-status";
+import { useId } from "react";
 import { useT } from "@/lib/i18n/provider";
-import { useUpdateShareGate, type GateOptions, type ShareResponse } from "@/lib/queries/sharing";
-import { describeFileError } from "../file-browser/format";
+import type { GateOptions, ShareResponse } from "@/lib/queries/sharing";
 import styles from "./sharing.module.css";
 
 /** The gate options as the form holds them: the lists as typed (one per line or comma). */
@@ -92,37 +89,5 @@ export function ShareGateFields({ value, onChange }: { value: GateDraft; onChang
         {t("sharing.gate.notify")}
       </label>
     </fieldset>
-  );
-}
-
-/** An existing link's visitor options, saved with PUT /share/(id). */
-export function ShareGateEditor({ share }: { share: ShareResponse }) {
-  const t = useT();
-  const [draft, setDraft] = useState(() => draftOfGate(share.gate));
-  const [status, setStatus] = useState<Status>(null);
-  const update = useUpdateShareGate();
-
-  function save() {
-    const parsed = gateOfDraft(draft);
-    if ("badEntry" in parsed) return setStatus({ tone: "error", message: t("sharing.gate.badEntry", { entry: parsed.badEntry }) });
-    update.mutate(
-      { shareId: share.id, gate: parsed.gate },
-      {
-        onSuccess: () => setStatus({ tone: "success", message: t("sharing.gate.saved") }),
-        onError: (e) => setStatus({ tone: "error", message: describeFileError(e, t) }),
-      },
-    );
-  }
-
-  return (
-    <div className={styles.section}>
-      <ShareGateFields value={draft} onChange={setDraft} />
-      <FormStatus status={status} />
-      <div>
-        <Button size="small" variant="secondary" onClick={save} disabled={update.isPending}>
-          {t("sharing.gate.save")}
-        </Button>
-      </div>
-    </div>
   );
 }

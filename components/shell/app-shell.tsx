@@ -13,6 +13,7 @@ import { I18nProvider, useT } from "@/lib/i18n/provider";
 import { accountQuery, type Account } from "@/lib/queries/account";
 import styles from "./app-shell.module.css";
 import { SidebarRecent } from "./sidebar-recent";
+import { SidebarStorage } from "./storage-usage";
 import { UserMenu } from "./user-menu";
 
 type Props = {
@@ -64,6 +65,7 @@ function Frame({ platformName, account, navigation, wide, children }: { platform
           <>
             <SidebarLinks external={account.role === 1} console={account.role === 3 || account.role === 4} />
             <SidebarRecent />
+            <SidebarStorage />
           </>
         )}
       </nav>

@@ -12,10 +12,18 @@ export const pagingQuery = z.object({ ...paging });
 export const shareRootInput = z.object({ id, entity_type: z.union([z.literal(0), z.literal(1)]) });
 export type ShareRootInput = z.infer<typeof shareRootInput>;
 
+// A link's name is read back by its owner and its visitors: one line, no direction overrides.
+const shareName = z
+  .string()
+  .trim()
+  .max(255)
+  .refine((s) => !/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/.test(s), "Control and bidirectional characters are not allowed");
+
 const shareFields = {
   flags: z.number().int().min(0).max(255).optional(),
+  // A past date is allowed: it ends the link now (update-share.ts).
   expiration_date: dateInput.nullable().optional(),
-  name: z.string().trim().max(255).nullable().optional(),
+  name: shareName.nullable().optional(),
   password: linkPassword.nullable().optional(),
   phone: linkPhone.nullable().optional(),
   // The engagement gate (api.md, "Document engagement on link shares").

@@ -5,6 +5,7 @@ import { useCallback } from "react";
 import { api } from "@/lib/api-client";
 import type { AnnotationResponse, CountsResponse } from "@/lib/contracts/annotations";
 import type { FileResponse } from "@/lib/contracts/files";
+import type { InvitationResponse } from "@/lib/contracts/invitations";
 import type { RightResponse } from "@/lib/contracts/rights";
 import type { TextStateResponse } from "@/lib/contracts/texts";
 import { filesKeys } from "./files";
@@ -37,6 +38,7 @@ export const detailsKeys = {
   timeline: (t: Target) => [...detailsKeys.all, "timeline", t.type, t.id] as const,
   rights: (folderId: number) => [...detailsKeys.all, "rights", folderId] as const,
   invitable: (folderId: number, search: string) => [...detailsKeys.all, "invitable", folderId, search] as const,
+  invitations: (folderId: number) => [...detailsKeys.all, "invitations", folderId] as const,
   allCounts: () => [...detailsKeys.all, "counts"] as const,
   counts: (ids: string) => [...detailsKeys.allCounts(), ids] as const,
 };
@@ -147,6 +149,16 @@ export function useGrantRight(folderId: number) {
       api.post<RightResponse>(`/api/right${input.recursive ? "?recursive=1" : ""}`, { folder_id: folderId, target_id: input.targetId, ...input.flags }),
     onSuccess: invalidate,
   });
+}
+
+/** GET /invites/(folderId): the folder's invitations, whoever sent them (needs the share right). */
+export const folderInvitationsQuery = (folderId: number) =>
+  queryOptions({ queryKey: detailsKeys.invitations(folderId), queryFn: () => api.get<InvitationResponse[]>(`/api/invites/${folderId}`) });
+
+/** POST /invite: an outside address gets an invitation mail to this folder (read and download until changed). */
+export function useInviteToFolder(folderId: number) {
+  const invalidate = useInvalidateDetails();
+  return useMutation({ mutationFn: (email: string) => api.post("/api/invite", { target: email, folder: folderId, rights: 1 | 2 }), onSuccess: invalidate });
 }
 
 export function useUpdateRight() {

@@ -19,7 +19,7 @@ export type ShareActivity = Envelope<{ id: number; date: string; kind: string; f
 };
 
 /** Access mode bits of a link share (the contract's flags), and its options. */
-export const SHARE_FLAGS = { downloadOnly: 1, previewOnly: 2, previewAndDownload: 4, password: 16, receipt: 64, singleDownload: 128 } as const;
+export const SHARE_FLAGS = { downloadOnly: 1, previewOnly: 2, previewAndDownload: 4, password: 16, sms: 32, receipt: 64, singleDownload: 128 } as const;
 export const ULINK_RECEIPT = 4;
 
 export const sharingKeys = {
@@ -59,10 +59,29 @@ export function useCreateShare() {
   return useMutation({ mutationFn: (input: NewShare) => api.post<ShareResponse>("/api/share", input), onSuccess: invalidate });
 }
 
-/** PUT /share/(id) with the link's new gate options. */
-export function useUpdateShareGate() {
+/** What PUT /share/(id) changes: any option of a creation; `password: null` removes it, `expiration_date: null` clears it. */
+export type ShareChanges = Partial<Omit<NewShare, "roots" | "password" | "expiration_date" | "name">> & { password?: string | null; expiration_date?: string | null; name?: string | null };
+
+/** PUT /share/(id): every option of an existing link, its gate included. */
+export function useUpdateShare() {
   const invalidate = useInvalidateSharing();
-  return useMutation({ mutationFn: ({ shareId, gate }: { shareId: number; gate: GateOptions }) => api.put<ShareResponse>(`/api/share/${shareId}`, gate), onSuccess: invalidate });
+  return useMutation({ mutationFn: ({ shareId, changes }: { shareId: number; changes: ShareChanges }) => api.put<ShareResponse>(`/api/share/${shareId}`, changes), onSuccess: invalidate });
+}
+
+/**
+ * Shares an item with outside addresses: an email share (POST /share/email) on the given link,
+ * or on a new preview-and-download link when the item has none yet.
+ */
+export function useShareByEmail() {
+  const invalidate = useInvalidateSharing();
+  return useMutation({
+    mutationFn: async (input: { root: NewShare["roots"][number]; shareId: number | null; recipients: string[]; object: string; content: string }) => {
+      const shareId = input.shareId ?? (await api.post<ShareResponse>("/api/share", { roots: [input.root], flags: SHARE_FLAGS.previewAndDownload })).id;
+      await api.post("/api/share/email", { share_id: shareId, object: input.object, content: input.content, recipients: input.recipients.map((email) => ({ email })) });
+      return shareId;
+    },
+    onSettled: invalidate,
+  });
 }
 
 export function useDeleteShare() {
@@ -99,6 +118,9 @@ export function useSendUlink() {
     onSuccess: invalidate,
   });
 }
+
+/** Something typed that reads as one email address (the server checks it for real). */
+export const isEmailAddress = (text: string) => /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/.test(text.trim());
 
 /** "a@x.org, b@y.org; c@z.org" → three addresses. */
 export const splitAddresses = (text: string) =>

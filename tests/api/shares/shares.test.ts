@@ -183,6 +183,30 @@ describe("PUT /share/(id)", () => {
     await expectAuthRequired(oneRoute.PUT, { method: "PUT", params: { shareId: String(share.id) }, body: { name: "x" } });
     expect((await read(owner.token, share.id)).body.name).toBeNull();
   });
+
+  it("refuses a name with a NUL, a line break or a bidi override and a password over 200 characters; a past expiry ends the link now", async () => {
+    const { owner, folder } = await scene();
+    const share = await createShare(owner, { roots: [{ id: folder.id, entity_type: 0 }], name: "Board pack" });
+    for (const name of ["a\u0000b", "two\nlines", "evil\u202Etxt.exe", "mark\u200Fed"]) expectError(await edit(owner.token, share.id, { name }), 400, "invalid_request");
+    expectError(await edit(owner.token, share.id, { password: "p".repeat(201) }), 400, "invalid_request");
+    expectError(await edit(owner.token, share.id, { password: "short" }), 400, "invalid_request");
+    expectError(await edit(owner.token, share.id, { expiration_date: "not a date" }), 400, "invalid_request");
+    const kept = (await read(owner.token, share.id)).body;
+    expect(kept).toMatchObject({ name: "Board pack", password_protected: false, expiration_date: null });
+
+    const past = new Date(Date.now() - 86_400_000).toISOString();
+    const ended = await edit(owner.token, share.id, { expiration_date: past, name: "  Board pack 2  " });
+    expect(ended.status, ended.text).toBe(200);
+    expect(ended.body.name).toBe("Board pack 2");
+    expect(new Date(ended.body.expiration_date).getTime()).toBeLessThanOrEqual(Date.now());
+    const visitor = await call(keyRoute.GET, { method: "GET", params: { key: share.key } });
+    expect(visitor.status).toBeGreaterThanOrEqual(400);
+
+    const reopened = await edit(owner.token, share.id, { expiration_date: null, password: "long-enough-pass" });
+    expect(reopened.body).toMatchObject({ expiration_date: null, password_protected: true, flags: expect.any(Number) });
+    expect(reopened.body.flags & 16).toBe(16);
+    expect((await call(keyRoute.GET, { method: "GET", params: { key: share.key } })).body.unlocked).toBe(false);
+  });
 });
 
 describe("DELETE /share/(id)", () => {
