@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_ROUTES } from "@/app/api/route-table";
 import { ZIP_MAX_SELECTED } from "@/lib/contracts/zip";
+import { nodePaths } from "@/lib/server/http/node-paths";
 import { zipFolder, zipSelection } from "@/lib/server/zip/serve-user-zip";
 import { LEFT_OUT_NOTE } from "@/lib/server/zip/list-user-zip-entries";
 import { createExpiredToken, createTestUser } from "../../helpers/factories";
@@ -145,5 +147,28 @@ describe("GET /api/zip?files=&folders=", () => {
     const huge = await get(`/api/zip?files=${ids}`, other.token);
     expect(huge.status).toBe(400);
     expect(huge.json().code).toBe("invalid_request");
+  });
+});
+
+describe("the zips on server.ts's fast paths", () => {
+  it("answers /api/zip/folder/(id) and /api/zip as streamed zips, with the API's headers", async () => {
+    const { owner, folder, a } = await scene();
+    const answer = nodePaths(API_ROUTES);
+    const fast = await serveNode(async (req, res) => {
+      if (!answer(req, res)) res.writeHead(418).end();
+    });
+    try {
+      for (const path of [`/api/zip/folder/${folder.id}`, `/api/zip?files=${a.version.id}`]) {
+        const res = await fetch(`${fast.url}${path}`, { headers: { Authorization: `Bearer ${owner.token}` } });
+        expect(res.status).toBe(200);
+        expect(res.headers.get("content-type")).toBe("application/zip");
+        expect(res.headers.get("x-frame-options")).toBe("DENY");
+        expect(res.headers.get("transfer-encoding")).toBe("chunked");
+        const entries = await unzip(Buffer.from(await res.arrayBuffer()));
+        expect(entries.get(path.includes("folder") ? "Reports/a.txt" : "a.txt")!.data!.toString()).toBe("alpha");
+      }
+    } finally {
+      await fast.close();
+    }
   });
 });
