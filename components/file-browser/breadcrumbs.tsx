@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useT } from "@/lib/i18n/provider";
 import type { FolderResponse } from "@/lib/queries/files";
 import styles from "./file-browser.module.css";
+import grid from "./file-grid.module.css";
 import { useDropMove } from "./use-drag-move";
 
 /** `id`: the folder behind the crumb, where rows may be dropped (use-drag-move.ts). */
@@ -29,7 +30,7 @@ export function Breadcrumbs({ crumbs }: { crumbs: Crumb[] }) {
   const t = useT();
   const dropProps = useDropMove();
   return (
-    <nav aria-label={t("files.breadcrumbs")} className={styles.breadcrumbs}>
+    <nav aria-label={t("files.breadcrumbs")} className={`${styles.breadcrumbs} ${grid.withDrops}`}>
       <ol>
         {crumbs.map((crumb, i) => (
           <li key={`${i}-${crumb.label}`}>

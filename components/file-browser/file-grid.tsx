@@ -83,7 +83,7 @@ export function FileGrid(props: FileListProps) {
       </div>
       <div
         ref={scroller}
-        className={`${styles.scroller} ${grid.tiles}`}
+        className={`${styles.scroller} ${grid.tiles} ${grid.withDrops}`}
         role="grid"
         aria-label={props.label}
         aria-multiselectable="true"

@@ -9,6 +9,7 @@ import type { Item } from "@/lib/queries/files";
 import type { TagResponse } from "@/lib/queries/tags";
 import { RowTags } from "@/components/tags/tag-chips";
 import styles from "./file-browser.module.css";
+import grid from "./file-grid.module.css";
 import { formatBytes, formatDate, formatDay, itemKey } from "./format";
 import { CommentMarker, ItemIcon, MoreIcon } from "./row-marks";
 import { RowCheck, SelectAllBox, useRowDrag } from "./row-select";
@@ -118,7 +119,7 @@ export function FileList(props: FileListProps) {
   return (
     <div
       ref={scroller}
-      className={styles.scroller}
+      className={`${styles.scroller} ${grid.withDrops}`}
       role="grid"
       aria-label={props.label}
       aria-multiselectable="true"

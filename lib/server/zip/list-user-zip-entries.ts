@@ -39,18 +39,23 @@ export async function listUserZipEntries(db: DbOrTx, user: Pick<User, "id" | "ro
   if (roots.length !== new Set(selection.folderIds).size) throw new AppError("not_found", "Folder not found");
   if (picked.length !== new Set(selection.versionIds).size) throw new AppError("not_found", "File not found");
 
+  // The selection's own rights first: what cannot be browsed is refused before its size is told.
+  const rights = await resolveRightsMany(db, user, [...roots.map((r) => r.id), ...picked.map((p) => p.folderId)]);
+  const can = (folderId: number, right: "browse" | "download") => rights.get(folderId)?.[right] === true;
+  if (roots.some((r) => !can(r.id, "browse"))) throw new AppError("not_found", "Folder not found");
+  if (picked.some((p) => !can(p.folderId, "browse"))) throw new AppError("forbidden", "You may not browse the folder of this file");
+
   const subtree = roots.length
     ? await db
         .select({ id: folders.id, parentId: folders.parentId, name: folders.name, modifiedAt: folders.modifiedAt })
         .from(folders)
         .where(and(isNull(folders.deletedAt), sql`${folders.path} && ${idArray(roots.map((r) => r.id))}`))
         .orderBy(asc(sql`cardinality(${folders.path})`), asc(folders.name))
+        // One past the cap is enough to refuse: a huge tree is never loaded whole.
+        .limit(ZIP_MAX_ENTRIES + 1)
     : [];
-  if (subtree.length + picked.length > ZIP_MAX_ENTRIES) throw tooLarge();
-  const rights = await resolveRightsMany(db, user, [...roots.map((r) => r.id), ...picked.map((p) => p.folderId), ...subtree.map((f) => f.id)]);
-  const can = (folderId: number, right: "browse" | "download") => rights.get(folderId)?.[right] === true;
-  if (roots.some((r) => !can(r.id, "browse"))) throw new AppError("not_found", "Folder not found");
-  if (picked.some((p) => !can(p.folderId, "browse"))) throw new AppError("forbidden", "You may not browse the folder of this file");
+  if (roots.length + subtree.length + picked.length > ZIP_MAX_ENTRIES) throw tooLarge();
+  for (const [id, found] of await resolveRightsMany(db, user, subtree.map((f) => f.id))) rights.set(id, found);
 
   const taken = new Set<string>();
   const topName = (name: string, isFile: boolean) => {

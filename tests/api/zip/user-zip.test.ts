@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_ROUTES } from "@/app/api/route-table";
-import { ZIP_MAX_SELECTED } from "@/lib/contracts/zip";
+import { sql } from "drizzle-orm";
+import { getDb } from "@/db";
+import { ZIP_MAX_ENTRIES, ZIP_MAX_SELECTED } from "@/lib/contracts/zip";
 import { nodePaths } from "@/lib/server/http/node-paths";
 import { zipFolder, zipSelection } from "@/lib/server/zip/serve-user-zip";
 import { LEFT_OUT_NOTE } from "@/lib/server/zip/list-user-zip-entries";
@@ -90,6 +92,18 @@ describe("GET /api/zip/folder/(folderId)", () => {
     expect((await get(`/api/zip/folder/${folder.id}`, await createExpiredToken(other.id))).json().code).toBe("unauthorized");
     expect((await get(`/api/zip/folder/abc`, other.token)).status).toBe(400);
   });
+
+  it("refuses a tree of more than ZIP_MAX_ENTRIES entries with a 413 and the contract's error body", async () => {
+    const owner = await createTestUser();
+    const huge = await createFolder(owner, owner.privateRootId!, "Huge");
+    const path = sql.raw(`ARRAY[${[...huge.path, huge.id].join(",")}]::int[]`);
+    await (await getDb()).execute(sql`
+      INSERT INTO folders (name, parent_id, path, owner_id, space)
+      SELECT 'f' || n, ${huge.id}, ${path}, ${owner.id}, ${huge.space} FROM generate_series(1, ${ZIP_MAX_ENTRIES}) n`);
+    const res = await get(`/api/zip/folder/${huge.id}`, owner.token);
+    expect(res.status).toBe(413);
+    expect(res.json()).toMatchObject({ code: "payload_too_large" });
+  }, 180_000);
 
   it("leaves nothing running when the client goes away mid-zip", async () => {
     const owner = await createTestUser();
