@@ -24,7 +24,8 @@ type Props = {
 };
 
 // The order in which actions claim the room; what does not fit goes to "More" (issue 29: nothing off the edge).
-const PRIORITY: Action[] = ["open", "preview", "details", "share", "dropLink", "download", "rename", "move", "copy", "delete", "tag", "requestSignatures", "startValidation"];
+// Open and Preview come late: a double click or Enter on the row does the same.
+const PRIORITY: Action[] = ["details", "share", "dropLink", "rename", "download", "move", "copy", "delete", "preview", "open", "tag", "requestSignatures", "startValidation"];
 // Rarer actions are in the "More" menu (and the row's menu) only.
 const IN_MENU_ONLY: Action[] = ["template", "archive"];
 /** Below this toolbar width, New folder and Upload move into "More" while items are selected. */
@@ -78,7 +79,7 @@ function fitting(ordered: Action[], widths: Record<string, number>, room: number
     if (used > room) break;
     count++;
   }
-  return Math.max(1, count);
+  return count;
 }
 
 /**
@@ -97,10 +98,11 @@ export function BrowserToolbar(props: Props) {
   const { measureRef, widths } = useButtonWidths();
   const w = (key: string) => widths[key] ?? 0;
   const room = width - 4 - w("count") - w("clear") - 2 * SMALL_GAP - GAP - w("toggle") - (creating ? w("create") + GAP : 0);
-  const shown = ordered.slice(0, fitting(ordered, widths, room, w("more")));
-  const overflow: (Action | CreateAction)[] = [...ordered.slice(shown.length), ...actions.filter((a) => IN_MENU_ONLY.includes(a))];
-  if (selectedCount > 0 && canCreate && !creating) overflow.push("newFolder", "upload", "uploadFolder", "fromTemplate");
-  else if (creating && selectedCount > 0) overflow.push("uploadFolder", "fromTemplate");
+  // What "More" holds whatever the room: the rarer actions, and the creation buttons not shown.
+  const extras: (Action | CreateAction)[] = actions.filter((a) => IN_MENU_ONLY.includes(a));
+  if (selectedCount > 0 && canCreate) extras.push(...(creating ? [] : (["newFolder", "upload"] as const)), "uploadFolder", "fromTemplate");
+  const shown = ordered.slice(0, fitting(ordered, widths, room - (extras.length ? w("more") + SMALL_GAP : 0), extras.length ? 0 : w("more")));
+  const overflow: (Action | CreateAction)[] = [...ordered.slice(shown.length), ...extras];
 
   function runFromMenu(action: Action | CreateAction) {
     setMenu(null);
