@@ -100,9 +100,25 @@ export function BrowserToolbar(props: Props) {
   const room = width - 4 - w("count") - w("clear") - 2 * SMALL_GAP - GAP - w("toggle") - (creating ? w("create") + GAP : 0);
   // What "More" holds whatever the room: the rarer actions, and the creation buttons not shown.
   const extras: (Action | CreateAction)[] = actions.filter((a) => IN_MENU_ONLY.includes(a));
-  if (selectedCount > 0 && canCreate) extras.push(...(creating ? [] : (["newFolder", "upload"] as const)), "uploadFolder", "fromTemplate");
+  const allCreateButtons = selectedCount === 0 && !isNarrow;
+  if (canCreate && !allCreateButtons) extras.push(...(creating ? [] : (["newFolder", "upload"] as const)), "uploadFolder", "fromTemplate");
   const shown = ordered.slice(0, fitting(ordered, widths, room - (extras.length ? w("more") + SMALL_GAP : 0), extras.length ? 0 : w("more")));
   const overflow: (Action | CreateAction)[] = [...ordered.slice(shown.length), ...extras];
+
+  const moreButton = overflow.length > 0 && (
+    <Button
+      size="small"
+      variant="ghost"
+      aria-haspopup="menu"
+      aria-expanded={menu !== null}
+      onClick={(e) => {
+        const box = e.currentTarget.getBoundingClientRect();
+        setMenu(menu ? null : { x: box.left, y: box.bottom + 4 });
+      }}
+    >
+      {t("files.moreActions")} {"▾"}
+    </Button>
+  );
 
   function runFromMenu(action: Action | CreateAction) {
     setMenu(null);
@@ -154,20 +170,7 @@ export function BrowserToolbar(props: Props) {
                 {t(actionLabel(action))}
               </Button>
             ))}
-            {overflow.length > 0 && (
-              <Button
-                size="small"
-                variant="ghost"
-                aria-haspopup="menu"
-                aria-expanded={menu !== null}
-                onClick={(e) => {
-                  const box = e.currentTarget.getBoundingClientRect();
-                  setMenu(menu ? null : { x: box.left, y: box.bottom + 4 });
-                }}
-              >
-                {t("files.moreActions")} {"▾"}
-              </Button>
-            )}
+            {moreButton}
           </div>
         )}
         {creating && (
@@ -178,7 +181,7 @@ export function BrowserToolbar(props: Props) {
             <Button size="small" variant="secondary" onClick={props.onUpload}>
               {t("files.upload")}
             </Button>
-            {selectedCount === 0 && (
+            {allCreateButtons && (
               <>
                 <Button size="small" variant="secondary" onClick={props.onUploadFolder}>
                   {t("files.uploadFolder")}
@@ -190,6 +193,7 @@ export function BrowserToolbar(props: Props) {
             )}
           </div>
         )}
+        {selectedCount === 0 && moreButton}
         <ViewToggle view={props.view} onView={props.onView} />
         {menu && (
           <ItemMenu
