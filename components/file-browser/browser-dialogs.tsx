@@ -10,6 +10,7 @@ import { useT } from "@/lib/i18n/provider";
 import { FolderCreateDialog } from "./folder-create-dialog";
 import { ItemRenameDialog } from "./item-rename-dialog";
 import { ItemsMoveDialog } from "./items-move-dialog";
+import { ItemsTagDialog } from "./items-tag-dialog";
 import type { Dialog } from "./use-item-actions";
 
 type Props = {
@@ -44,6 +45,8 @@ export function BrowserDialogs({ dialog, targetId, onClose, onMoved }: Props) {
       return <DropLinkDialog folder={dialog.item} onClose={onClose} />;
     case "startValidation":
       return <WorkflowStartDialog files={dialog.items} onClose={onClose} />;
+    case "tag":
+      return <ItemsTagDialog items={dialog.items} onClose={onClose} onDone={(name) => done(t("files.tagged", { count: dialog.items.length, name }))} />;
     case "move":
     case "copy": {
       const mode = dialog.type;

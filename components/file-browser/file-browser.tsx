@@ -11,6 +11,7 @@ import { BrowserHeader } from "./browser-header";
 import { BrowserToolbar } from "./browser-toolbar";
 import { crumbsOf } from "./breadcrumbs";
 import styles from "./file-browser.module.css";
+import { FileGrid } from "./file-grid";
 import { FileList } from "./file-list";
 import { itemKey } from "./format";
 import { ItemMenu } from "./item-menu";
@@ -22,6 +23,7 @@ import { useBrowserSearch } from "./use-browser-search";
 import { useItemActions } from "./use-item-actions";
 import { useSelection } from "./use-selection";
 import { useUploadDrop } from "./use-upload-drop";
+import { useBrowserView } from "./view-toggle";
 
 /**
  * One folder (or space root): its items, the actions on them, uploads by drop or by picking, and
@@ -40,6 +42,8 @@ export function FileBrowser({ location }: { location: Location }) {
   const upload = useUploadDrop(folder, list.loaded);
   const grid = useRef<HTMLDivElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
+  const [view, setView] = useBrowserView();
+  const Items = view === "grid" ? FileGrid : FileList;
 
   const { setMenu } = act;
   const closeMenu = useCallback(() => {
@@ -73,6 +77,9 @@ export function FileBrowser({ location }: { location: Location }) {
         actions={act.actions}
         selectedCount={selectedItems.length}
         onRun={(action) => act.run(action)}
+        onClear={selection.clear}
+        view={view}
+        onView={setView}
         canCreate={canWrite && !isSearching}
         onNewFolder={() => act.setDialog({ type: "new" })}
         onUpload={dropzone.open}
@@ -87,7 +94,7 @@ export function FileBrowser({ location }: { location: Location }) {
           {dropzone.isDragActive && canWrite && <div className={styles.dropOverlay}>{t("files.dropHere", { name: title })}</div>}
           <ListState location={location} content={list.content} results={list.results} isSearching={isSearching} query={query} canWrite={canWrite} count={items.length} />
           {items.length > 0 && (
-            <FileList
+            <Items
               label={isSearching ? resultsTitle : t("files.listLabel", { name: title })}
               items={items}
               total={isSearching ? items.length : Math.max(total, items.length)}

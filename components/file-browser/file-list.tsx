@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type MouseEvent, type ReactNode } from "react";
 import { useLanguage, useT } from "@/lib/i18n/provider";
 import { htmlLang } from "@/lib/i18n/languages";
 import type { MessageKey } from "@/lib/i18n/translate";
@@ -9,8 +9,10 @@ import type { Item } from "@/lib/queries/files";
 import type { TagResponse } from "@/lib/queries/tags";
 import { RowTags } from "@/components/tags/tag-chips";
 import styles from "./file-browser.module.css";
+import grid from "./file-grid.module.css";
 import { formatBytes, formatDate, formatDay, itemKey } from "./format";
-import { CommentMarker, ItemIcon } from "./row-marks";
+import { CommentMarker, ItemIcon, MoreIcon } from "./row-marks";
+import { RowCheck, SelectAllBox, useRowDrag } from "./row-select";
 import { useGridKeyboard } from "./use-grid-keyboard";
 import type { SelectMode } from "./use-selection";
 
@@ -23,7 +25,7 @@ const SHORT_ROW = 44;
 const TALL_ROW = 92;
 const OVERSCAN = 8;
 
-type Props = {
+export type FileListProps = {
   label: string;
   items: Item[];
   total: number;
@@ -61,12 +63,13 @@ const COLUMNS: { column: SortColumn; label: MessageKey; className: string }[] = 
  * The folder's items as an ARIA grid with one focus stop (aria-activedescendant). Only the rows in
  * view are rendered, so a folder of 10,000 items costs the same as one of 50.
  */
-export function FileList(props: Props) {
+export function FileList(props: FileListProps) {
   const { items, total, selected, active, sort, detailOf } = props;
   const rowHeight = detailOf ? TALL_ROW : SHORT_ROW;
   const t = useT();
   const locale = htmlLang(useLanguage());
   const scroller = useRef<HTMLDivElement>(null);
+  const keysId = useId();
   const [view, setView] = useState({ top: 0, height: 600 });
 
   useEffect(() => {
@@ -96,6 +99,7 @@ export function FileList(props: Props) {
     else if (rowTop + rowHeight + header > el.scrollTop + el.clientHeight) el.scrollTop = rowTop + rowHeight + header - el.clientHeight;
   }, [active, rowHeight]);
 
+  const dragProps = useRowDrag(props);
   const onKeyDown = useGridKeyboard({ ...props, scroller, page: Math.max(1, Math.floor(view.height / rowHeight) - 1) });
 
   function onRowClick(event: MouseEvent, index: number) {
@@ -115,12 +119,13 @@ export function FileList(props: Props) {
   return (
     <div
       ref={scroller}
-      className={styles.scroller}
+      className={`${styles.scroller} ${grid.withDrops}`}
       role="grid"
       aria-label={props.label}
       aria-multiselectable="true"
       aria-rowcount={total + 1}
       aria-activedescendant={activeId}
+      aria-describedby={keysId}
       tabIndex={0}
       onKeyDown={onKeyDown}
       onScroll={(e) => setView({ top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight })}
@@ -131,8 +136,14 @@ export function FileList(props: Props) {
         if (e.target === e.currentTarget && active < 0 && items.length > 0) props.onActive(Math.min(items.length - 1, Math.ceil(e.currentTarget.scrollTop / rowHeight)));
       }}
     >
+      {/* Hidden, so outside the grid's structure; what the grid's description reads. */}
+      <span id={keysId} hidden>
+        {t("files.gridKeys")}
+      </span>
       <div role="row" aria-rowindex={1} className={`${styles.row} ${styles.headerRow}`}>
-        <span role="columnheader" className={styles.colCheck} />
+        <span role="columnheader" className={styles.colCheck}>
+          <SelectAllBox count={selected.size} total={items.length} onSelectAll={props.onSelectAll} onClear={props.onClear} />
+        </span>
         {COLUMNS.map(({ column, label, className }) => (
           <span
             key={column}
@@ -140,7 +151,7 @@ export function FileList(props: Props) {
             className={className}
             aria-sort={sort.column === column ? (sort.direction === 1 ? "ascending" : "descending") : undefined}
           >
-            <button type="button" tabIndex={-1} className={styles.sortButton} onClick={() => props.onSort(column)} aria-label={t("files.sortBy", { column: t(label) })}>
+            <button type="button" className={styles.sortButton} onClick={() => props.onSort(column)} aria-label={t("files.sortBy", { column: t(label) })}>
               {t(label)}
               {sort.column === column && <span aria-hidden="true">{sort.direction === 1 ? " ↑" : " ↓"}</span>}
             </button>
@@ -188,12 +199,9 @@ export function FileList(props: Props) {
               onClick={(e) => onRowClick(e, index)}
               onDoubleClick={() => props.onOpen(item)}
               onContextMenu={(e) => onRowMenu(e, index)}
+              {...dragProps(item, index)}
             >
-              <span role="gridcell" className={styles.colCheck}>
-                <span className={styles.check} aria-hidden="true">
-                  {isSelected ? "✓" : ""}
-                </span>
-              </span>
+              <RowCheck item={item} index={index} isSelected={isSelected} onSelect={props.onSelect} />
               <span role="gridcell" className={styles.colName}>
                 <ItemIcon item={item} />
                 {detailOf ? (
@@ -229,11 +237,7 @@ export function FileList(props: Props) {
                     props.onMenu(box.right - 180, box.bottom + 4);
                   }}
                 >
-                  <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">
-                    <circle cx="3" cy="8" r="1.5" fill="currentColor" />
-                    <circle cx="8" cy="8" r="1.5" fill="currentColor" />
-                    <circle cx="13" cy="8" r="1.5" fill="currentColor" />
-                  </svg>
+                  <MoreIcon />
                 </button>
               </span>
             </div>

@@ -12,7 +12,8 @@ export function actionsFor(list: Item[], isSearching: boolean): Action[] {
   if (single) actions.push("details");
   if (single?.can_share) actions.push("share");
   if (single?.kind === "folder" && single.can_share) actions.push("dropLink");
-  if (single?.kind === "file" && single.can_download) actions.push("download");
+  // Several items or a folder: one zip, where files without the download right are listed, not carried.
+  if (single?.kind === "file" ? single.can_download : list.some((i) => i.can_download)) actions.push("download");
   // Signature requests take PDFs the caller may download (api.md, "add a document").
   if (single?.kind === "file" && single.can_download && previewKind(single) === "pdf") actions.push("requestSignatures");
   // Workflows: one file is a flux 1 validation, several files one flux 4 validation (api.md).
@@ -24,6 +25,7 @@ export function actionsFor(list: Item[], isSearching: boolean): Action[] {
   const canTakeOut = list.every((i) => i.can_delete && i.can_download && i.can_edit);
   if (canTakeOut) actions.push("move");
   actions.push("copy");
+  actions.push("tag");
   if (canDelete) actions.push("delete");
   if (single && canTakeOut && !(single.kind === "folder" && single.parent_id === 0)) actions.push("archive");
   return actions;

@@ -5,9 +5,11 @@ import { useT } from "@/lib/i18n/provider";
 import type { MessageKey } from "@/lib/i18n/translate";
 import styles from "./file-browser.module.css";
 
-export type Action = "open" | "preview" | "details" | "share" | "dropLink" | "download" | "rename" | "move" | "copy" | "delete" | "requestSignatures" | "startValidation" | "template" | "archive";
+export type Action = "open" | "preview" | "details" | "share" | "dropLink" | "download" | "rename" | "move" | "copy" | "tag" | "delete" | "requestSignatures" | "startValidation" | "template" | "archive";
+/** What the toolbar's "More" menu adds on narrow screens: the creation buttons it has no room for. */
+export type CreateAction = "newFolder" | "upload" | "uploadFolder" | "fromTemplate";
 
-const LABELS: Record<Action, MessageKey> = {
+const LABELS: Record<Action | CreateAction, MessageKey> = {
   open: "files.open",
   preview: "files.preview",
   details: "files.details",
@@ -17,17 +19,22 @@ const LABELS: Record<Action, MessageKey> = {
   rename: "files.rename",
   move: "files.move",
   copy: "files.copy",
+  tag: "files.tag",
   delete: "files.delete",
   requestSignatures: "files.requestSignatures",
   startValidation: "workflow.start.action",
   template: "templates.makeAction",
   archive: "archives.archiveAction",
+  newFolder: "files.newFolder",
+  upload: "files.upload",
+  uploadFolder: "files.uploadFolder",
+  fromTemplate: "templates.newFromTemplate",
 };
 
-type Props = { x: number; y: number; actions: Action[]; onAction: (action: Action) => void; onClose: () => void };
+type Props<A extends Action | CreateAction> = { x: number; y: number; actions: A[]; onAction: (action: A) => void; onClose: () => void; label?: string };
 
 /** The context menu of the selection (WAI-ARIA menu): arrows move, Enter runs, Escape closes. */
-export function ItemMenu({ x, y, actions, onAction, onClose }: Props) {
+export function ItemMenu<A extends Action | CreateAction>({ x, y, actions, onAction, onClose, label }: Props<A>) {
   const t = useT();
   const ref = useRef<HTMLUListElement>(null);
 
@@ -62,7 +69,7 @@ export function ItemMenu({ x, y, actions, onAction, onClose }: Props) {
   const left = Math.max(8, Math.min(x, (typeof window === "undefined" ? 1024 : window.innerWidth) - 200));
   const top = Math.max(8, Math.min(y, (typeof window === "undefined" ? 768 : window.innerHeight) - actions.length * 40 - 16));
   return (
-    <ul ref={ref} role="menu" aria-label={t("files.toolbar")} className={styles.menu} style={{ left, top }} onKeyDown={onKey}>
+    <ul ref={ref} role="menu" aria-label={label ?? t("files.toolbar")} className={styles.menu} style={{ left, top }} onKeyDown={onKey}>
       {actions.map((action) => (
         <li role="none" key={action}>
           <button
@@ -80,4 +87,4 @@ export function ItemMenu({ x, y, actions, onAction, onClose }: Props) {
   );
 }
 
-export const actionLabel = (action: Action): MessageKey => LABELS[action];
+export const actionLabel = (action: Action | CreateAction): MessageKey => LABELS[action];

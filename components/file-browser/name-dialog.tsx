@@ -14,10 +14,12 @@ type Props = {
   onSubmit: (name: string, fail: (message: string) => void) => void;
   onClose: () => void;
   onFocus?: (e: FocusEvent<HTMLInputElement>) => void;
+  /** The field's label, "Name" unless given. */
+  label?: string;
 };
 
-/** The one dialog that asks for a name (new folder, rename). */
-export function NameDialog({ title, submitLabel, initialName = "", pending, onSubmit, onClose, onFocus }: Props) {
+/** The one dialog that asks for a name (new folder, rename, a tag for the selection). */
+export function NameDialog({ title, submitLabel, initialName = "", pending, onSubmit, onClose, onFocus, label }: Props) {
   const t = useT();
   const [name, setName] = useState(initialName);
   const [error, setError] = useState<string | null>(null);
@@ -36,7 +38,7 @@ export function NameDialog({ title, submitLabel, initialName = "", pending, onSu
       onSubmit={submit}
       footer={<DialogActions cancelLabel={t("common.cancel")} onCancel={onClose} submitLabel={submitLabel} disabled={pending} />}
     >
-      <TextField label={t("files.nameLabel")} value={name} onChange={(e) => setName(e.target.value)} onFocus={onFocus} error={error} autoComplete="off" maxLength={255} />
+      <TextField label={label ?? t("files.nameLabel")} value={name} onChange={(e) => setName(e.target.value)} onFocus={onFocus} error={error} autoComplete="off" maxLength={255} />
     </Dialog>
   );
 }

@@ -51,3 +51,14 @@ function FileIcon({ item }: { item: FileResponse }) {
     </svg>
   );
 }
+
+/** The "⋯" of a row's or a tile's menu button. */
+export function MoreIcon() {
+  return (
+    <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true">
+      <circle cx="3" cy="8" r="1.5" fill="currentColor" />
+      <circle cx="8" cy="8" r="1.5" fill="currentColor" />
+      <circle cx="13" cy="8" r="1.5" fill="currentColor" />
+    </svg>
+  );
+}

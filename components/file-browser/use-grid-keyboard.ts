@@ -11,6 +11,8 @@ type GridKeys = {
   scroller: RefObject<HTMLDivElement | null>;
   /** How many rows PageUp and PageDown move. */
   page: number;
+  /** Tiles per line in the grid view: Up and Down move by a line, Left and Right by a tile. */
+  columns?: number;
   onSelect: (index: number, mode: SelectMode) => void;
   onActive: (index: number) => void;
   onSelectAll: () => void;
@@ -22,12 +24,12 @@ type GridKeys = {
 };
 
 /**
- * The grid's keys, as a file manager's: arrows, pages, Home and End move the active row (Shift
+ * The grid's keys, as a file manager's: arrows (all four in the grid view), pages, Home and End move the active row (Shift
  * extends the selection, Ctrl moves alone), Space toggles, Enter opens, Delete, F2 renames,
  * Escape clears, Ctrl+A selects all, the menu key or Shift+F10 opens the menu at the active row.
  */
 export function useGridKeyboard(props: GridKeys) {
-  const { items, active, scroller, page } = props;
+  const { items, active, scroller, page, columns = 1 } = props;
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     if (event.target !== event.currentTarget) return;
@@ -41,9 +43,13 @@ export function useGridKeyboard(props: GridKeys) {
     };
     switch (event.key) {
       case "ArrowDown":
-        return move(active + 1);
+        return move(active + columns);
       case "ArrowUp":
-        return move(active < 0 ? 0 : active - 1);
+        return move(active < 0 ? 0 : active - columns);
+      case "ArrowRight":
+      case "ArrowLeft":
+        if (columns === 1) return;
+        return move(active + (event.key === "ArrowRight" ? 1 : -1));
       case "PageDown":
         return move(active + page);
       case "PageUp":

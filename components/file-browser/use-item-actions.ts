@@ -8,6 +8,7 @@ import { useT } from "@/lib/i18n/provider";
 import { useArchiveItem } from "@/lib/queries/archives";
 import { downloadUrl, useDeleteItems, type FileResponse, type Item } from "@/lib/queries/files";
 import { useRestoreTrashItems } from "@/lib/queries/trash";
+import { zipUrl } from "@/lib/queries/zip";
 import { describeFileError } from "./format";
 import { actionsFor } from "./item-actions";
 import type { Action } from "./item-menu";
@@ -18,12 +19,13 @@ export type Dialog =
   | { type: "new" | "fromTemplate" }
   | { type: "rename" | "share" | "dropLink"; item: Item }
   | { type: "template"; item: Item & { kind: "file" } }
-  | { type: "move" | "copy" | "startValidation"; items: Item[] }
+  | { type: "move" | "copy" | "tag" | "startValidation"; items: Item[] }
   | null;
 
-function download(item: Item) {
+/** One file's bytes, or the zip of a folder or of several items. */
+function download(list: Item[]) {
   const link = document.createElement("a");
-  link.href = downloadUrl(item);
+  link.href = list.length === 1 && list[0].kind === "file" ? downloadUrl(list[0]) : zipUrl(list);
   link.download = "";
   link.click();
 }
@@ -50,7 +52,7 @@ export function useItemActions(selection: Selection, isSearching: boolean, leave
     if (item.kind === "folder") router.push(`/files/${item.id}`);
     else if (isSearching) router.push(`/files/${item.parent_id}`);
     else if (previewKind(item) !== "none") setPreviewing(item);
-    else if (item.can_download) download(item);
+    else if (item.can_download) download([item]);
   }
 
   function remove(list: Item[]) {
@@ -90,10 +92,10 @@ export function useItemActions(selection: Selection, isSearching: boolean, leave
     if (action === "open") open(single);
     else if (action === "preview" && single.kind === "file") setPreviewing(single);
     else if (action === "details") setDetailsOpen(true);
-    else if (action === "download") download(single);
+    else if (action === "download") download(list);
     else if (action === "rename" || action === "share" || action === "dropLink") setDialog({ type: action, item: single });
     else if (action === "template" && single.kind === "file") setDialog({ type: "template", item: single });
-    else if (action === "move" || action === "copy") setDialog({ type: action, items: list });
+    else if (action === "move" || action === "copy" || action === "tag") setDialog({ type: action, items: list });
     else if (action === "requestSignatures") router.push(`/signatures/new?file=${single.id}`);
     else if (action === "startValidation") setDialog({ type: "startValidation", items: list });
     else if (action === "delete") remove(list);

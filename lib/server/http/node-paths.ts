@@ -10,6 +10,7 @@ import { apiSecurityHeaders } from "./security-headers";
 
 // The fast paths' modules load with the first request each serves, not at start (issue 26, cold start).
 const downloads = () => import("../downloads/serve-download");
+const userZips = () => import("../zip/serve-user-zip");
 const uploads = loadOnce(async () => {
   const [{ nodeRoute }, endpoints] = await Promise.all([import("./node-route"), import("../uploads/upload-endpoints")]);
   return { uploadFile: nodeRoute(endpoints.uploadFileEndpoint), replaceContent: nodeRoute(endpoints.replaceContentEndpoint), deposit: nodeRoute(endpoints.depositEndpoint) };
@@ -24,6 +25,8 @@ const FAST_PATHS: { methods: string[]; pattern: RegExp; handler: NodeHandler }[]
   { methods: ["GET", "HEAD"], pattern: /^\/api\/file\/[^/]+\/download\/?$/, handler: lazyHandler(async () => (await downloads()).downloadById) },
   { methods: ["GET", "HEAD"], pattern: /^\/api\/file\/download\/?$/, handler: lazyHandler(async () => (await downloads()).downloadByToken) },
   { methods: ["GET", "HEAD"], pattern: /^\/api\/zip\/share\/[^/]+\/?$/, handler: lazyHandler(async () => (await import("../shares/serve-zip")).serveShareZip) },
+  { methods: ["GET", "HEAD"], pattern: /^\/api\/zip\/folder\/[^/]+\/?$/, handler: lazyHandler(async () => (await userZips()).zipFolder) },
+  { methods: ["GET", "HEAD"], pattern: /^\/api\/zip\/?$/, handler: lazyHandler(async () => (await userZips()).zipSelection) },
   { methods: ["POST"], pattern: /^\/api\/file\/upload\/?$/, handler: lazyHandler(async () => (await uploads()).uploadFile) },
   { methods: ["PUT", "PATCH"], pattern: /^\/api\/file\/(?<fileId>[^/]+)\/upload\/?$/, handler: lazyHandler(async () => (await uploads()).replaceContent) },
   { methods: ["POST"], pattern: /^\/api\/ulink\/key\/(?<key>[^/]+)\/upload\/?$/, handler: lazyHandler(async () => (await uploads()).deposit) },

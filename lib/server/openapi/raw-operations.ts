@@ -60,6 +60,8 @@ export const RAW_OPERATIONS: RawOperation[] = [
   { path: "/api/file/{fileId}/download", method: "GET", fromRoute: false, auth: "user", summary: "Download a file (query `latest`; header `Range`)", responses: bytes("The file's bytes") },
   { path: "/api/file/download", method: "GET", fromRoute: false, auth: "none", summary: "Download with a file token (`token`; no other authentication)", responses: bytes("The file's bytes") },
   { path: "/api/zip/share/{key}", method: "GET", fromRoute: false, auth: "link", summary: "A link share as one zip stream (`access_token` when protected)", responses: { "200": { description: "A zip", content: { "application/zip": { schema: binary } } } } },
+  { path: "/api/zip/folder/{folderId}", method: "GET", fromRoute: false, auth: "user", summary: "A folder and its subtree as one zip stream; files without the download right are listed in `_not-included.txt`", responses: { "200": { description: "A zip", content: { "application/zip": { schema: binary } } } } },
+  { path: "/api/zip", method: "GET", fromRoute: false, auth: "user", summary: "A selection as one zip stream (`files`: File ids, `folders`: folder ids, comma-separated, at most 1000; `name`)", responses: { "200": { description: "A zip", content: { "application/zip": { schema: binary } } } } },
   {
     path: "/api/tus",
     method: "POST",

@@ -1,9 +1,6 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { pipeline } from "node:stream/promises";
-import { ZipFile } from "yazl";
 import { getDb } from "@/db";
-import { getBlobStore } from "@/lib/server/blobs/stores";
 import { attachmentDisposition } from "../downloads/content-disposition";
 import { sendError, toWebRequest } from "../http/node-route";
 import { AppError } from "../errors";
@@ -17,7 +14,8 @@ import { queueDownloadReceipt } from "./receipt-mail";
 import { wantsReceipt } from "./share-flags";
 import { assertShareAllows } from "./share-tokens";
 import { claimDownload, releaseDownload } from "./single-download";
-import { isCompressedAlready, listZipEntries } from "./zip-entries";
+import { streamZip } from "../zip/stream-zip";
+import { listZipEntries } from "./zip-entries";
 
 /**
  * GET /api/zip/share/(key): the whole share as one zip, streamed as it is built (yazl) with no
@@ -53,28 +51,7 @@ export async function serveShareZip(req: IncomingMessage, res: ServerResponse): 
       return;
     }
     claim = await claimDownload(db, share);
-    const zip = new ZipFile();
-    // A blob that fails to open or read mid-way ends the transfer (not the process).
-    zip.on("error", (error: Error) => (zip.outputStream as NodeJS.ReadableStream & { destroy(e: Error): void }).destroy(error));
-    const store = getBlobStore();
-    for (const entry of entries) {
-      if (entry.kind === "folder") {
-        zip.addEmptyDirectory(entry.path, { mtime: entry.mtime });
-      } else if (!entry.blobId || entry.size === 0) {
-        zip.addBuffer(Buffer.alloc(0), entry.path, { mtime: entry.mtime });
-      } else {
-        const blobId = entry.blobId;
-        zip.addReadStreamLazy(entry.path, { size: entry.size, mtime: entry.mtime, compress: !isCompressedAlready(entry.mime) }, (cb) => {
-          store.read(blobId).then((stream) => cb(null, stream), (error) => cb(error, undefined as never));
-        });
-      }
-    }
-    zip.end();
-    res.writeHead(200, headers);
-    const complete = await pipeline(zip.outputStream, res).then(
-      () => true,
-      () => false,
-    );
+    const complete = await streamZip(res, entries, headers);
     if (!complete) {
       await releaseDownload(db, share.id, claim);
       return;

@@ -6,7 +6,11 @@ import { numberedName } from "../files/names";
 import { idArray } from "../folders/id-array";
 import { loadRootItems } from "./share-items";
 
-export type ZipEntry = { path: string; kind: "file"; blobId: string | null; size: number; mime: string; mtime: Date } | { path: string; kind: "folder"; mtime: Date };
+export type ZipEntry =
+  | { path: string; kind: "file"; blobId: string | null; size: number; mime: string; mtime: Date }
+  | { path: string; kind: "folder"; mtime: Date }
+  /** Bytes written by the server itself (the note of what a user's zip left out). */
+  | { path: string; kind: "text"; text: string; mtime: Date };
 
 /**
  * Everything a share exposes, as zip paths: file roots at the top, folder roots with their live

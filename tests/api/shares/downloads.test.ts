@@ -1,5 +1,4 @@
 import { and, eq } from "drizzle-orm";
-import yauzl from "yauzl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as dataTokenRoute from "@/app/api/token/sharelink/[key]/[dataId]/[type]/route";
 import * as legacyKeyTokenRoute from "@/app/api/token/sharelink/[key]/download/route";
@@ -22,6 +21,7 @@ import { expectAuthRequired } from "../../helpers/security";
 import { deliverTo, startSmtpServer, type TestSmtpServer } from "../../helpers/smtp";
 import { md5, openDatabase, randomFile, uploadBytes } from "../../helpers/upload-factories";
 import { pngLike } from "../previews/fixtures";
+import { unzip } from "../../helpers/unzip";
 import { bearer, createShare, unlock, type ShareJson } from "./share-helpers";
 
 // Downloads and zips answer on Node's own response (pages/api): tested over real HTTP.
@@ -266,33 +266,6 @@ describe("single-download links", () => {
     expect(md5(again.body)).toBe(big.md5);
   });
 });
-
-/** Reads a zip from memory: entry name → bytes (directories map to null). */
-function unzip(buffer: Buffer): Promise<Map<string, { data: Buffer | null; compressed: boolean }>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error);
-      const entries = new Map<string, { data: Buffer | null; compressed: boolean }>();
-      zip.on("entry", (entry: yauzl.Entry) => {
-        if (entry.fileName.endsWith("/")) {
-          entries.set(entry.fileName, { data: null, compressed: false });
-          return zip.readEntry();
-        }
-        zip.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return reject(err);
-          const chunks: Buffer[] = [];
-          stream.on("data", (c: Buffer) => chunks.push(c));
-          stream.on("end", () => {
-            entries.set(entry.fileName, { data: Buffer.concat(chunks), compressed: entry.compressionMethod !== 0 });
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on("end", () => resolve(entries));
-      zip.readEntry();
-    });
-  });
-}
 
 describe("GET /zip/share/(key)", () => {
   it("streams every live file with the right bytes in its folders, storing compressed formats as they are", async () => {
