@@ -136,6 +136,11 @@ test("a PDF is sent for signature from the file browser, signed with a drawn sig
   expect(placed.type).toBe("signature");
   expect(placed.y).toBeLessThan(396);
   expect(placed.x).toBeGreaterThan(150);
+  // The invitation's own subject and message (issue 31), saved with the settings before sending.
+  await page.getByTestId("invitation-subject").fill(`Your lease ${folderName}`);
+  await page.getByTestId("invitation-message").fill("Hello Ada,\nplease sign <today> & thanks.");
+  await page.getByRole("button", { name: "Save the settings" }).click();
+  await expect(page.getByText("Saved")).toBeVisible();
   await screenshot(page, "signature-builder", { fullPage: true });
   expect(await seriousViolations(page), "builder").toEqual([]);
 
@@ -147,8 +152,12 @@ test("a PDF is sent for signature from the file browser, signed with a drawn sig
   await screenshot(page, "signature-request-ongoing", { fullPage: true });
   expect(await seriousViolations(page), "request page").toEqual([]);
 
-  // The signer opens the mailed link in a browser with no session.
+  // The signer opens the mailed link in a browser with no session; the mail has the subject and message written above.
   const link = await signingLinkFor(signer);
+  const invitation = receivedMails().find((m) => m.to.includes(signer))!;
+  expect(mailText(invitation)).toContain("please sign <today> & thanks.");
+  expect(mailText(invitation)).toContain("please sign &lt;today&gt; &amp; thanks.");
+  expect(invitation.raw).toMatch(/Subject: Your lease/);
   const visitor = await (await browser.newContext()).newPage();
   const refused = watchCsp(visitor);
   await visitor.goto(link);
@@ -198,7 +207,13 @@ test("a PDF is sent for signature from the file browser, signed with a drawn sig
   const [audit] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-audit").click()]);
   expect((await downloaded(audit)).subarray(0, 5).toString("latin1")).toBe("%PDF-");
   await expect(page.getByTestId("activities")).toContainText("Signed");
+  // The history names who sent it (the administrator) and to whom, each as such.
+  await expect(page.getByTestId("activity").filter({ hasText: "Ada Lovelace" }).first()).toContainText(/by .+ · to Ada Lovelace/);
   await screenshot(page, "signature-request-done", { fullPage: true });
+  // The signer's copy: the sealed PDF attached.
+  await expect
+    .poll(() => receivedMails().find((m) => m.to.includes(signer) && /Content-Disposition: attachment/i.test(m.raw))?.raw ?? "", { timeout: 30_000 })
+    .toMatch(/filename="?lease \(signed\)\.pdf/);
 
   // The list shows it signed.
   await page.goto("/signatures");

@@ -279,6 +279,26 @@ function BuilderSettings({ request, settings, onChange }: { request: SignatureRe
         value={expiry}
         onChange={(e) => onChange({ ...settings, expiration_date: e.target.value ? endOfDay(e.target.value) : null })}
       />
+      <TextField
+        label={t("signatures.settings.subject")}
+        hint={t("signatures.settings.subjectHint")}
+        maxLength={200}
+        value={value.subject ?? ""}
+        onChange={(e) => onChange({ ...settings, subject: e.target.value })}
+        data-testid="invitation-subject"
+      />
+      <label className={styles.textareaField}>
+        <span className={styles.textareaLabel}>{t("signatures.settings.message")}</span>
+        <textarea
+          className={styles.textarea}
+          rows={4}
+          maxLength={2000}
+          value={value.message ?? ""}
+          onChange={(e) => onChange({ ...settings, message: e.target.value })}
+          data-testid="invitation-message"
+        />
+        <span className={styles.muted}>{t("signatures.settings.messageHint")}</span>
+      </label>
       <label className={styles.check}>
         <input type="checkbox" checked={value.send_copy === 1} onChange={(e) => onChange({ ...settings, send_copy: e.target.checked ? 1 : 0 })} />
         {t("signatures.settings.sendCopy")}

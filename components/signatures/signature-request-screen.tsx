@@ -59,6 +59,7 @@ function RequestView({ request }: { request: SignatureResponse }) {
   const cancel = useCancelSignature(request.id);
   const [status, setStatus] = useState<Status>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
+  const [reminderMessage, setReminderMessage] = useState("");
   const actors = [...request.actors].sort((a, b) => a.position - b.position);
   const ongoing = request.status === "ongoing";
   const anyAwaited = ongoing && actors.some(awaited);
@@ -68,7 +69,7 @@ function RequestView({ request }: { request: SignatureResponse }) {
   };
 
   function sendReminder(actor?: SignatureActorResponse) {
-    remind.mutate(actor?.id, {
+    remind.mutate({ actorId: actor?.id, message: reminderMessage }, {
       onSuccess: () => setStatus({ tone: "success", message: actor ? t("signatures.request.remindedOne", { name: `${actor.first_name} ${actor.last_name}` }) : t("signatures.request.remindedAll") }),
       onError: (e) => setStatus({ tone: "error", message: describeSignatureError(e, t) }),
     });
@@ -137,6 +138,12 @@ function RequestView({ request }: { request: SignatureResponse }) {
             </Button>
           )}
         </div>
+        {anyAwaited && (
+          <label className={styles.textareaField}>
+            <span className={styles.textareaLabel}>{t("signatures.request.remindMessage")}</span>
+            <textarea className={styles.textarea} rows={2} maxLength={2000} value={reminderMessage} onChange={(e) => setReminderMessage(e.target.value)} data-testid="reminder-message" />
+          </label>
+        )}
         <FormStatus status={status} />
       </section>
 
@@ -176,10 +183,11 @@ function RequestView({ request }: { request: SignatureResponse }) {
                     <td className={styles.linkCell}>
                       {ongoing && awaited(actor) && (
                         <>
-                          <Button size="small" variant="ghost" onClick={() => sendReminder(actor)} disabled={remind.isPending} aria-label={t("signatures.request.remindName", { name })}>
+                          {/* The link box first, the action after it as a bordered button of its own: never read as the box's label. */}
+                          {actor.link && <CopyField value={actor.link} label={t("signatures.request.linkOf", { name })} />}
+                          <Button size="small" variant="secondary" onClick={() => sendReminder(actor)} disabled={remind.isPending} aria-label={t("signatures.request.remindName", { name })}>
                             {t("signatures.request.remind")}
                           </Button>
-                          {actor.link && <CopyField value={actor.link} label={t("signatures.request.linkOf", { name })} />}
                         </>
                       )}
                     </td>
@@ -231,13 +239,16 @@ function RequestView({ request }: { request: SignatureResponse }) {
         {activities.data && activities.data.length > 0 && (
           <ol className={styles.activities} data-testid="activities">
             {activities.data.map((activity) => {
-              const who = nameOf(activity.to ?? activity.from);
+              // Who acted and whom it concerns, each named as such ("Request sent · by Ada · to Mona").
+              const by = activity.by;
+              const to = activity.to !== null && activity.to !== activity.from ? nameOf(activity.to) : null;
               return (
-                <li key={activity.id}>
+                <li key={activity.id} data-testid="activity">
                   <span className={styles.activityDate}>{formatDate(activity.date, locale)}</span>
                   <span>
                     {t(ACTIVITY_LABELS[activity.action])}
-                    {who && ` · ${who}`}
+                    {by && ` · ${t("signatures.activity.by", { name: by })}`}
+                    {to && ` · ${t("signatures.activity.to", { name: to })}`}
                   </span>
                   {activity.ip && <span className={styles.muted}>{activity.ip}</span>}
                 </li>

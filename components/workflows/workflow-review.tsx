@@ -27,7 +27,7 @@ export function WorkflowReview({ instance, linkKey }: Props) {
   const t = useT();
   const decide = useDecideWorkflow(linkKey);
   const [comment, setComment] = useState("");
-  const [viewing, setViewing] = useState<{ doc: WorkflowDocumentResponse; url: string } | null>(null);
+  const [viewing, setViewing] = useState<{ doc: WorkflowDocumentResponse; url: string; pageUrl: string } | null>(null);
   const [status, setStatus] = useState<Status>(null);
   const offered = Object.values(instance.transitions_available)
     .flat()
@@ -39,7 +39,9 @@ export function WorkflowReview({ instance, linkKey }: Props) {
   async function show(doc: WorkflowDocumentResponse) {
     try {
       const token = await workflowDocumentToken(linkKey, doc.id, "preview");
-      setViewing({ doc, url: `/api/preview/${doc.id}/content?token=${encodeURIComponent(token)}` });
+      // Office documents are shown as the file preview shows them without the download right: the
+      // preview page of the PDF rendition's pages, opened with the same token.
+      setViewing({ doc, url: `/api/preview/${doc.id}/content?token=${encodeURIComponent(token)}`, pageUrl: `/api/preview/${doc.id}?token=${encodeURIComponent(token)}` });
     } catch (e) {
       setStatus({ tone: "error", message: t("workflow.review.documentFailed", { reason: reasonOf(e, t) }) });
     }
@@ -107,7 +109,7 @@ export function WorkflowReview({ instance, linkKey }: Props) {
               {t("common.close")}
             </Button>
           </div>
-          <PreviewBody key={viewing.url} file={{ name: viewing.doc.name, mime: viewing.doc.mime }} url={viewing.url} />
+          <PreviewBody key={viewing.url} file={{ name: viewing.doc.name, mime: viewing.doc.mime }} url={viewing.url} pageUrl={viewing.pageUrl} />
         </section>
       )}
       {(canValidate || canRefuse) && (

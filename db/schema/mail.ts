@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 
 // The contract's Email: templates (EM_TE_ALERT) and the outbox (EM_TE_TOSEND → EM_TE_SENDED).
 export const emails = pgTable(
@@ -15,6 +15,8 @@ export const emails = pgTable(
     ownerId: integer("owner_id"),
     /** Carries a secret (reset link, password): its body is never shown through the API, nor edited. */
     sensitive: boolean("sensitive").notNull().default(false),
+    /** Files sent with the mail, read from the blob store when it is sent: [{ filename, blob_id, content_type }]. */
+    attachments: jsonb("attachments").$type<{ filename: string; blob_id: string; content_type: string }[]>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastSend: timestamp("last_send", { withTimezone: true }),
     attempts: integer("attempts").notNull().default(0),

@@ -27,6 +27,9 @@ export const signatureRequests = pgTable(
     reminderMax: integer("reminder_max"),
     expirationDate: timestamp("expiration_date", { withTimezone: true }),
     sendCopy: boolean("send_copy").notNull().default(false),
+    /** The invitation's own subject and message (issue 31); null: the platform's wording. */
+    subject: text("subject"),
+    message: text("message"),
     isTemplate: boolean("is_template").notNull().default(false),
     activatedAt: timestamp("activated_at", { withTimezone: true }),
     completedAt: timestamp("completed_at", { withTimezone: true }),

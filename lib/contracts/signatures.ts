@@ -69,6 +69,16 @@ export const signDocumentParams = z.object({ token: signToken, documentId: id })
 
 const reminderDay = z.coerce.number().int().min(0).max(365);
 
+/** The invitation's subject (issue 31): one line, no control or bidirectional characters. */
+export const mailSubject = line(200);
+/** A message to signers (invitation, reminder): lines and tabs allowed, other control and bidirectional characters not. */
+export const mailMessage = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((s) => !BIDI.test(s), "Bidirectional control characters are not allowed")
+  .refine((s) => !/[\u0000-\u0008\u000B-\u001F\u007F]/.test(s), "Control characters other than line breaks and tabs are not allowed");
+
 /** POST /signatures; `template_id` copies a template's documents, actors and fields into the new draft. */
 export const createSignatureBody = z.object({
   name: requestName,
@@ -79,6 +89,8 @@ export const createSignatureBody = z.object({
   expiration_date: dateInput.nullable().optional(),
   send_copy: bit.optional(),
   template_id: id.optional(),
+  subject: mailSubject.nullable().optional(),
+  message: mailMessage.nullable().optional(),
 });
 export type CreateSignatureInput = z.output<typeof createSignatureBody>;
 
@@ -100,6 +112,8 @@ export const updateSignatureBody = z.object({
   expiration_date: dateInput.nullable().optional(),
   send_copy: bit.optional(),
   is_template: bit.optional(),
+  subject: mailSubject.nullable().optional(),
+  message: mailMessage.nullable().optional(),
   data: z.object({ reminder_settings: reminderSettings.nullable().optional() }).optional(),
 });
 export type UpdateSignatureInput = z.output<typeof updateSignatureBody>;
@@ -292,6 +306,8 @@ export const signatureActivityResponse = z.object({
   /** The actor the action concerns (invited, reminded...), or null. */
   to: z.number().nullable(),
   to_user: signatureActorResponse.nullable(),
+  /** Who acted, as a name: the platform user (the initiator, an administrator), else the actor `from`; null for the platform. */
+  by: z.string().nullable(),
   date: isoDate,
   ip: z.string().nullable(),
   user_agent: z.string().nullable(),
@@ -316,6 +332,8 @@ export type SignatureResponse = {
   reminder_settings: { interval_in_days: number; max_occurences: number } | null;
   expiration_date: string | null;
   send_copy: 0 | 1;
+  subject: string | null;
+  message: string | null;
   is_template: 0 | 1;
   creation_date: string;
   modification_date: string;
@@ -344,6 +362,8 @@ export const signatureResponse: z.ZodType<SignatureResponse> = z.lazy(() =>
     reminder_settings: reminderSettings.nullable(),
     expiration_date: isoDate.nullable(),
     send_copy: z.union([z.literal(0), z.literal(1)]),
+    subject: z.string().nullable(),
+    message: z.string().nullable(),
     is_template: z.union([z.literal(0), z.literal(1)]),
     creation_date: isoDate,
     modification_date: isoDate,
@@ -411,6 +431,10 @@ export const codeSentResponse = z.object({ channel: z.enum(["sms", "email"]), de
 export type CodeSentResponse = z.infer<typeof codeSentResponse>;
 
 /** POST /signatures/(id)/actors/remind and …/actors/(actorId)/remind: the actors reminded. */
+/** POST …/remind: an optional message of its own for this reminder (no body: the platform's wording). */
+export const remindBody = z.object({ message: mailMessage.nullable().optional() });
+export type RemindInput = z.output<typeof remindBody>;
+
 export const remindResponse = z.object({ reminded: z.array(z.number().int()) });
 
 /** GET …/export: CSV by default (text/csv); with format=json these rows, only the columns asked for. */

@@ -122,6 +122,8 @@ export type SignatureSettings = Partial<{
   reminder_day: number | null;
   expiration_date: string | null;
   send_copy: 0 | 1;
+  subject: string | null;
+  message: string | null;
 }>;
 
 /** PUT /signatures/(id); the cached request takes the answer at once. */
@@ -155,11 +157,12 @@ export function useCancelSignature(id: number) {
   return useMutation({ mutationFn: () => api.post<SignatureResponse>(`/api/signatures/${id}/cancel`, {}), onSuccess: () => invalidate(id) });
 }
 
-/** A reminder to one actor, or (no actor) to everyone whose turn it is. */
+/** A reminder to one actor, or (no actor) to everyone whose turn it is, with an optional message of its own. */
 export function useRemind(id: number) {
   const invalidate = useInvalidateRequest();
   return useMutation({
-    mutationFn: (actorId?: number) => api.post(`/api/signatures/${id}/actors/${actorId === undefined ? "remind" : `${actorId}/remind`}`, {}),
+    mutationFn: ({ actorId, message }: { actorId?: number; message?: string }) =>
+      api.post(`/api/signatures/${id}/actors/${actorId === undefined ? "remind" : `${actorId}/remind`}`, message?.trim() ? { message: message.trim() } : {}),
     onSuccess: () => invalidate(id),
   });
 }

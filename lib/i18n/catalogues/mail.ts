@@ -72,9 +72,9 @@ export const mailEn = {
   "mail.workflow.documents.two": '"{{first}}" and "{{second}}"',
   "mail.workflow.documents.many": '"{{first}}", "{{second}}" and {{count}} more',
   "mail.signatureInvite.subject": "{{actor}} asks you to {{verb}} “{{name}}”",
-  "mail.signatureInvite.text": "Hello {{recipient}},\n\n{{actor}} asks you to {{verb}} “{{name}}” on {{platform}}.\n\nOpen the documents:\n{{link}}\n{{expiry}}\nThis link is personal: do not forward it.",
+  "mail.signatureInvite.text": "Hello {{recipient}},\n\n{{actor}} asks you to {{verb}} “{{name}}” on {{platform}}.\n{{message}}\nOpen the documents:\n{{link}}\n{{expiry}}\nThis link is personal: do not forward it.",
   "mail.signatureRemind.subject": "Reminder: “{{name}}” is waiting for you",
-  "mail.signatureRemind.text": "Hello {{recipient}},\n\n{{actor}} is still waiting for you to {{verb}} “{{name}}”.\n\n{{link}}\n{{expiry}}",
+  "mail.signatureRemind.text": "Hello {{recipient}},\n\n{{actor}} is still waiting for you to {{verb}} “{{name}}”.\n{{message}}\n{{link}}\n{{expiry}}",
   "mail.signatureCode.subject": "Your signing code",
   "mail.signatureCode.text": "Your code to sign “{{name}}” on {{platform}} is {{code}}.\n\nIt is valid for 10 minutes. If you did not ask for it, ignore this mail.",
   "mail.signatureRefused.subject": "“{{name}}” was refused",
@@ -87,6 +87,11 @@ export const mailEn = {
   "mail.signature.verb.approver": "approve",
   "mail.signature.verb.follower": "follow",
   "mail.signature.expiry": "\nTo do before {{date}}.\n",
+  "mail.signature.message": "\n{{actor}} writes:\n{{message}}\n",
+  "mail.signatureCopy.subject": "“{{name}}” is signed: your copy",
+  "mail.signatureCopy.text": "Hello {{recipient}},\n\nEvery signer signed “{{name}}” on {{platform}}.\n\n{{copy}}\n{{link}}\n\nThis link is personal: do not forward it.",
+  "mail.signature.attached": "The signed documents are attached to this mail. They, and the audit trail, can also be downloaded here:",
+  "mail.signature.tooLarge": "The signed documents are too large to be attached to a mail. Download them, and the audit trail, here:",
 } as const;
 
 export type MailMessages = Record<keyof typeof mailEn, string>;
@@ -158,9 +163,9 @@ export const mailFr: MailMessages = {
   "mail.workflow.documents.two": '"{{first}}" et "{{second}}"',
   "mail.workflow.documents.many": '"{{first}}", "{{second}}" et {{count}} autre(s)',
   "mail.signatureInvite.subject": "{{actor}} vous demande de {{verb}} « {{name}} »",
-  "mail.signatureInvite.text": "Bonjour {{recipient}},\n\n{{actor}} vous demande de {{verb}} « {{name}} » sur {{platform}}.\n\nOuvrir les documents :\n{{link}}\n{{expiry}}\nCe lien est personnel : ne le transférez pas.",
+  "mail.signatureInvite.text": "Bonjour {{recipient}},\n\n{{actor}} vous demande de {{verb}} « {{name}} » sur {{platform}}.\n{{message}}\nOuvrir les documents :\n{{link}}\n{{expiry}}\nCe lien est personnel : ne le transférez pas.",
   "mail.signatureRemind.subject": "Rappel : « {{name}} » vous attend",
-  "mail.signatureRemind.text": "Bonjour {{recipient}},\n\n{{actor}} attend toujours que vous puissiez {{verb}} « {{name}} ».\n\n{{link}}\n{{expiry}}",
+  "mail.signatureRemind.text": "Bonjour {{recipient}},\n\n{{actor}} attend toujours que vous puissiez {{verb}} « {{name}} ».\n{{message}}\n{{link}}\n{{expiry}}",
   "mail.signatureCode.subject": "Votre code de signature",
   "mail.signatureCode.text": "Votre code pour signer « {{name}} » sur {{platform}} est {{code}}.\n\nIl est valable 10 minutes. Si vous ne l'avez pas demandé, ignorez ce message.",
   "mail.signatureRefused.subject": "« {{name}} » a été refusé",
@@ -173,6 +178,11 @@ export const mailFr: MailMessages = {
   "mail.signature.verb.approver": "approuver",
   "mail.signature.verb.follower": "suivre",
   "mail.signature.expiry": "\nÀ faire avant le {{date}}.\n",
+  "mail.signature.message": "\n{{actor}} écrit :\n{{message}}\n",
+  "mail.signatureCopy.subject": "« {{name}} » est signé : votre exemplaire",
+  "mail.signatureCopy.text": "Bonjour {{recipient}},\n\nTous les signataires ont signé « {{name}} » sur {{platform}}.\n\n{{copy}}\n{{link}}\n\nCe lien est personnel : ne le transférez pas.",
+  "mail.signature.attached": "Les documents signés sont joints à ce message. Vous pouvez aussi les télécharger, avec le journal de preuve, ici :",
+  "mail.signature.tooLarge": "Les documents signés sont trop volumineux pour être joints à un message. Téléchargez-les, avec le journal de preuve, ici :",
 };
 
 // Not yet translated: the English mails (what these readers received before the move).

@@ -67,12 +67,13 @@ export function mailLanguage(language: string | null | undefined): MailLanguage 
 export function renderMail(
   template: MailTemplate,
   variables: MailVariables,
-  options: { language?: string | null; custom?: { object: string; content: string } | null; brand?: MailBrand } = {},
+  options: { language?: string | null; custom?: { object: string; content: string } | null; brand?: MailBrand; subject?: string | null } = {},
 ): RenderedMail {
   const source = options.custom
     ? { subject: options.custom.object, text: options.custom.content }
     : template[mailLanguage(options.language)];
-  const subject = fill(source.subject, variables).replace(/[\r\n]+/g, " ").trim();
+  // A subject the sender wrote is taken as it is (never filled: its `{{…}}` stay text).
+  const subject = (options.subject || fill(source.subject, variables)).replace(/[\r\n]+/g, " ").trim();
   const text = fill(source.text, variables);
   return { subject, text, html: htmlOf(subject, text, options.brand ?? brandOf()) };
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { emails } from "@/db/schema";
+import { getBlobStore } from "../blobs/stores";
 import { resolveMailRoute, smtpFailure, transporterFor } from "./transport";
 
 /**
@@ -29,6 +30,7 @@ export async function sendMailJob(db: Db, payload: Record<string, unknown>): Pro
       subject: mail.object,
       text: mail.content,
       ...(mail.html ? { html: mail.html } : {}),
+      ...(mail.attachments?.length ? { attachments: await Promise.all(mail.attachments.map(readAttachment)) } : {}),
     });
   } catch (error) {
     await db
@@ -41,4 +43,9 @@ export async function sendMailJob(db: Db, payload: Record<string, unknown>): Pro
     .update(emails)
     .set({ type: "EM_TE_SENDED", lastSend: new Date(), from: mailRoute.from, lastError: null })
     .where(and(eq(emails.id, emailId), eq(emails.type, "EM_TE_TOSEND")));
+}
+
+/** An attachment as a stream from the blob store (a blob gone fails the attempt, and the queue retries). */
+async function readAttachment(a: { filename: string; blob_id: string; content_type: string }) {
+  return { filename: a.filename, content: await getBlobStore().read(a.blob_id), contentType: a.content_type };
 }

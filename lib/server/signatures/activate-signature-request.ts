@@ -63,16 +63,18 @@ export async function activateSignatureRequest(ctx: AuthedCtx, signatureId: numb
             reminderMax: request.reminderMax,
             expirationDate: request.expirationDate,
             sendCopy: request.sendCopy,
+            subject: request.subject,
+            message: request.message,
             activatedAt: now,
           })
           .returning();
         await copyContent(tx, request.id, child.id, { actorIds: [signer.id, ...followers] });
-        await advanceRequest(tx, child, base, ctx.request);
+        await advanceRequest(tx, child, base, ctx.request, user.id);
       }
     } else {
       await tx.update(signatureRequests).set({ status: "ongoing", activatedAt: now, updatedAt: now }).where(eq(signatureRequests.id, request.id));
       const [fresh] = await tx.select().from(signatureRequests).where(eq(signatureRequests.id, request.id));
-      await advanceRequest(tx, fresh, base, ctx.request);
+      await advanceRequest(tx, fresh, base, ctx.request, user.id);
     }
     await writeLog(tx, { actor: user, request: ctx.request }, { type: "ADMLLOG_UPDATE", message: `Sent the signature request ${request.name}`, objectType: "signature", objectId: request.id, object: request.name });
     return reloadAndPresent(tx, request.id, { base, full: true, viewer: { links: "all" } });

@@ -18,6 +18,7 @@ import { MAX_SIGNABLE_PDF_BYTES } from "./seal/inspect-pdf";
 import { stampAndSealPdf } from "./seal/seal-pdf";
 import type { Stamp } from "./seal/stamp-fields";
 import { settleParent } from "./settle-parent";
+import { mailTranslator } from "../mail/render-mail";
 import { actorName, actorRecipient, jobBaseUrl, queueSignatureMail } from "./signature-mails";
 import { copyUrl, makeToken, newNonce } from "./signing-token";
 
@@ -100,7 +101,7 @@ export async function completeSignatureRequest(db: Db, signatureId: number): Pro
       const now = new Date();
       await tx.update(signatureRequests).set({ status: "done", completedAt: now, updatedAt: now }).where(eq(signatureRequests.id, locked.id));
       await recordActivity(tx, { signatureId: locked.id, action: "signature_request.done", details: { documents: prepared.map((p) => ({ name: p.doc.name, sha256_before: p.before, sha256_after: p.after })) } });
-      await mailResults(tx, locked, initiator, actors);
+      await mailResults(tx, locked, initiator, actors, prepared);
       await settleParent(tx, locked);
       return "done" as const;
     });
@@ -113,20 +114,33 @@ export async function completeSignatureRequest(db: Db, signatureId: number): Pro
 
 class Skip extends Error {}
 
-/** The initiator gets the request's page; followers (and every actor with send_copy) a personal copy link. */
-async function mailResults(tx: DbOrTx, request: SignatureRequestRow, initiator: User, actors: SignatureActorRow[]) {
+/** The largest sum of attachments a mail carries (MAIL_ATTACHMENT_MAX_BYTES, default 10 MiB); beyond it, a link only. */
+export function mailAttachmentLimit(): number {
+  const n = Number(process.env.MAIL_ATTACHMENT_MAX_BYTES);
+  return Number.isSafeInteger(n) && n >= 0 ? n : 10 * 1024 * 1024;
+}
+
+/**
+ * The initiator gets the request's page. Every other actor (signers, approvers, followers) gets
+ * their copy: the signed PDFs attached while they fit the mail size limit, and always a personal
+ * link to the signed documents and the audit trail.
+ */
+async function mailResults(tx: DbOrTx, request: SignatureRequestRow, initiator: User, actors: SignatureActorRow[], prepared: Prepared[]) {
   const base = jobBaseUrl();
   if (initiator.email) {
     await queueSignatureMail(tx, "done", { email: initiator.email, language: initiator.language, name: initiator.firstname }, request, { link: `${base}/signatures/${request.id}` });
   }
+  const size = prepared.reduce((sum, p) => sum + p.blob.size, 0);
+  const fits = size <= mailAttachmentLimit();
+  const attachments = fits ? prepared.map((p) => ({ filename: signedName(p.doc.name), blob_id: p.blob.id, content_type: "application/pdf" })) : [];
   for (const actor of actors) {
-    if (!(actor.type === "follower" || request.sendCopy)) continue;
     let nonce = actor.tokenNonce;
     if (!nonce) {
       nonce = newNonce();
       await tx.update(signatureActors).set({ tokenNonce: nonce }).where(eq(signatureActors.id, actor.id));
     }
-    await queueSignatureMail(tx, "done", actorRecipient(actor), request, { link: copyUrl(base, await makeToken(actor.id, nonce, "copy")) }, { sensitive: true });
+    const copy = mailTranslator(actor.locale)(fits ? "mail.signature.attached" : "mail.signature.tooLarge");
+    await queueSignatureMail(tx, "copy", actorRecipient(actor), request, { copy, link: copyUrl(base, await makeToken(actor.id, nonce, "copy")) }, { sensitive: true, attachments });
   }
 }
 

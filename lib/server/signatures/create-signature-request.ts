@@ -41,6 +41,8 @@ export async function createSignatureRequest(ctx: AuthedCtx, input: CreateSignat
         reminderMax: template?.reminderMax ?? null,
         expirationDate: input.expiration_date ?? null,
         sendCopy: input.send_copy ?? template?.sendCopy ?? false,
+        subject: input.subject !== undefined ? input.subject || null : (template?.subject ?? null),
+        message: input.message !== undefined ? input.message || null : (template?.message ?? null),
       })
       .returning();
     if (template) await copyContent(tx, template.id, row.id);

@@ -56,7 +56,7 @@ export async function downloadSigned(ctx: AuthedCtx, signatureId: number): Promi
   return signedResponse(ctx.db, request);
 }
 
-/** GET /sign/(copyToken)/signed: the copy mailed to followers (and to every actor with send_copy). */
+/** GET /sign/(copyToken)/signed: the copy mailed to every actor at completion. */
 export async function downloadSignedCopy(ctx: Ctx, token: string): Promise<Response> {
   const { request } = await findSignerOrThrow(ctx.db, token, "copy");
   return signedResponse(ctx.db, request);

@@ -4,7 +4,7 @@ import { signatureActivities, signatureActors } from "@/db/schema";
 import type { SignatureActivityResponse } from "@/lib/contracts/signatures";
 import type { AuthedCtx } from "../context";
 import { envelope } from "../present/envelope";
-import { presentActivity } from "./present-signatures";
+import { activityUserNames, presentActivity } from "./present-signatures";
 import { getOwnSignatureOrThrow } from "./signature-access";
 
 /** GET /signatures/(id)/activities: the request's history, oldest first, in the contract's envelope (initiator and administrators). */
@@ -17,6 +17,7 @@ export async function listSignatureActivities(ctx: AuthedCtx, signatureId: numbe
     ctx.db.select().from(signatureActors).where(eq(signatureActors.signatureId, request.id)),
   ]);
   const byId = new Map(actors.map((a) => [a.id, a]));
-  const objects: SignatureActivityResponse[] = await Promise.all(rows.map((r) => presentActivity(r, byId, base)));
+  const names = await activityUserNames(ctx.db, rows);
+  const objects: SignatureActivityResponse[] = await Promise.all(rows.map((r) => presentActivity(r, byId, base, names)));
   return envelope(objects, paging.offset_start, total);
 }

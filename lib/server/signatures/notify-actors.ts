@@ -19,16 +19,18 @@ export async function initiatorOf(db: DbOrTx, request: Pick<SignatureRequestRow,
 
 /**
  * Gives an actor their link and mails it (api.md: `BASE_URL/sign/<token>`): a fresh nonce makes
- * the token, the actor becomes `notified`, and the two invitation activities are written.
+ * the token, the actor becomes `notified`, and the two invitation activities are written, in the
+ * name of `byUserId`: whoever sent the request (the initiator or an administrator), or null when
+ * the platform invites the next actor of an ordered request by itself.
  */
-export async function notifyActor(db: DbOrTx, request: SignatureRequestRow, actor: SignatureActorRow, base: string, info: RequestInfo | null): Promise<void> {
+export async function notifyActor(db: DbOrTx, request: SignatureRequestRow, actor: SignatureActorRow, base: string, info: RequestInfo | null, byUserId: number | null): Promise<void> {
   const nonce = newNonce();
   await db.update(signatureActors).set({ tokenNonce: nonce, status: "notified", notifiedAt: new Date() }).where(eq(signatureActors.id, actor.id));
-  await recordActivity(db, { signatureId: request.id, action: "signature_request.invitationCreated", to: actor.id, userId: request.userId, request: info });
+  await recordActivity(db, { signatureId: request.id, action: "signature_request.invitationCreated", to: actor.id, userId: byUserId, request: info });
   const initiator = await initiatorOf(db, request);
   const link = signingUrl(base, await makeToken(actor.id, nonce, "sign"));
-  await queueSignatureMail(db, "invite", actorRecipient(actor), request, { actor: initiator ? displayName(initiator) : "", link }, { sensitive: true });
-  await recordActivity(db, { signatureId: request.id, action: "signature_request.invitationSent", to: actor.id, userId: request.userId, request: info });
+  await queueSignatureMail(db, "invite", actorRecipient(actor), request, { actor: initiator ? displayName(initiator) : "", link }, { sensitive: true, message: request.message });
+  await recordActivity(db, { signatureId: request.id, action: "signature_request.invitationSent", to: actor.id, userId: byUserId, request: info });
 }
 
 /** Signers and approvers whose turn it is and who were not told yet: all of them, or the next by position when ordered. */
@@ -44,7 +46,7 @@ export async function actorsToNotify(db: DbOrTx, request: SignatureRequestRow): 
  * After an actor finished: the next one is told (ordered), or, when every signer and approver is
  * done, the completion job is queued (idempotent: one pending job per request).
  */
-export async function advanceRequest(db: DbOrTx, request: SignatureRequestRow, base: string, info: RequestInfo | null): Promise<"completing" | "waiting"> {
+export async function advanceRequest(db: DbOrTx, request: SignatureRequestRow, base: string, info: RequestInfo | null, byUserId: number | null = null): Promise<"completing" | "waiting"> {
   const awaited = await db
     .select({ id: signatureActors.id, status: signatureActors.status })
     .from(signatureActors)
@@ -53,7 +55,7 @@ export async function advanceRequest(db: DbOrTx, request: SignatureRequestRow, b
     await enqueueJob(db, COMPLETE_JOB, { signatureId: request.id }, { dedupeKey: `${COMPLETE_JOB}:${request.id}`, maxAttempts: 10 });
     return "completing";
   }
-  for (const actor of await actorsToNotify(db, request)) await notifyActor(db, request, actor, base, info);
+  for (const actor of await actorsToNotify(db, request)) await notifyActor(db, request, actor, base, byUserId === null ? null : info, byUserId);
   return "waiting";
 }
 

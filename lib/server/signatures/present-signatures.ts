@@ -29,6 +29,7 @@ import type {
   SignatureStatus,
 } from "@/lib/contracts/signatures";
 import { displayName } from "../audit/write-log";
+import { actorName } from "./signature-mails";
 import { iso } from "../present/envelope";
 import { makeToken, signingUrl } from "./signing-token";
 
@@ -102,14 +103,17 @@ export async function presentActor(a: SignatureActorRow, options: { base: string
   };
 }
 
-export async function presentActivity(row: SignatureActivityRow, actors: Map<number, SignatureActorRow>, base: string): Promise<SignatureActivityResponse> {
+export async function presentActivity(row: SignatureActivityRow, actors: Map<number, SignatureActorRow>, base: string, userNames: Map<number, string>): Promise<SignatureActivityResponse> {
   const toActor = row.toActorId === null ? undefined : actors.get(row.toActorId);
+  const fromActor = row.fromActorId === null ? undefined : actors.get(row.fromActorId);
   return {
     id: row.id,
     action: row.action as SignatureActivityCode,
     from: row.fromActorId,
     to: row.toActorId,
     to_user: toActor ? await presentActor(toActor, { base, withLink: false }) : null,
+    // An actor who acted is named as the request knows them; else the platform user who acted.
+    by: fromActor ? actorName(fromActor) : row.userId !== null ? (userNames.get(row.userId) ?? null) : null,
     date: row.date.toISOString(),
     ip: row.ip,
     user_agent: row.userAgent,
@@ -154,6 +158,8 @@ export async function presentSignatures(db: DbOrTx, rows: SignatureRequestRow[],
         reminder_settings: r.reminderInterval !== null ? { interval_in_days: r.reminderInterval, max_occurences: r.reminderMax ?? 0 } : null,
         expiration_date: iso(r.expirationDate),
         send_copy: bit(r.sendCopy),
+        subject: r.subject,
+        message: r.message,
         is_template: bit(r.isTemplate),
         creation_date: r.createdAt.toISOString(),
         modification_date: r.updatedAt.toISOString(),
@@ -163,7 +169,8 @@ export async function presentSignatures(db: DbOrTx, rows: SignatureRequestRow[],
         actors: await Promise.all(actors.filter((a) => a.signatureId === r.id).map((a) => presentActor(a, { base: options.base, withLink: canSeeLink(options.viewer, a.id) }))),
       };
       if (options.full) {
-        out.activities = await Promise.all(activities.filter((x) => x.signatureId === r.id).map((x) => presentActivity(x, actorById, options.base)));
+        const names = await activityUserNames(db, activities);
+        out.activities = await Promise.all(activities.filter((x) => x.signatureId === r.id).map((x) => presentActivity(x, actorById, options.base, names)));
         out.children = presentedChildren.filter((c) => c.signature_parent_id === r.id);
       }
       return out;
@@ -180,4 +187,12 @@ export async function presentSignature(db: DbOrTx, row: SignatureRequestRow, opt
 export async function reloadAndPresent(db: DbOrTx, signatureId: number, options: PresentOptions): Promise<SignatureResponse> {
   const [row] = await db.select().from(signatureRequests).where(eq(signatureRequests.id, signatureId));
   return presentSignature(db, row, options);
+}
+
+/** The names of the platform users who acted in these history lines (one query). */
+export async function activityUserNames(db: DbOrTx, rows: Pick<SignatureActivityRow, "userId">[]): Promise<Map<number, string>> {
+  const ids = [...new Set(rows.map((r) => r.userId).filter((id): id is number => id !== null))];
+  if (ids.length === 0) return new Map();
+  const found = await db.select({ id: users.id, login: users.login, firstname: users.firstname, lastname: users.lastname }).from(users).where(inArray(users.id, ids));
+  return new Map(found.map((u) => [u.id, displayName(u)]));
 }

@@ -11,10 +11,10 @@ import { actorRecipient, queueSignatureMail } from "./signature-mails";
 import { makeToken, signingUrl } from "./signing-token";
 
 /** Mails an awaited actor their link again and records `signer.reminded`. */
-export async function remindActor(db: DbOrTx, request: SignatureRequestRow, actor: SignatureActorRow, base: string, info: RequestInfo | null, userId: number | null) {
+export async function remindActor(db: DbOrTx, request: SignatureRequestRow, actor: SignatureActorRow, base: string, info: RequestInfo | null, userId: number | null, message: string | null = null) {
   const [initiator] = await db.select().from(users).where(eq(users.id, request.userId));
   const link = signingUrl(base, await makeToken(actor.id, actor.tokenNonce!, "sign"));
-  await queueSignatureMail(db, "remind", actorRecipient(actor), request, { actor: initiator ? displayName(initiator) : "", link }, { sensitive: true });
+  await queueSignatureMail(db, "remind", actorRecipient(actor), request, { actor: initiator ? displayName(initiator) : "", link }, { sensitive: true, message });
   await db
     .update(signatureActors)
     .set({ remindersSent: sql`${signatureActors.remindersSent} + 1`, lastRemindedAt: new Date() })
@@ -27,9 +27,9 @@ const awaited = (a: SignatureActorRow) => isAwaitedType(a.type) && isWaitingStat
 /**
  * POST /signatures/(id)/actors/remind (every actor whose turn it is) and
  * POST /signatures/(id)/actors/(actorId)/remind (one): 409 unless the request is ongoing and the
- * actor is awaited. Returns how many were reminded.
+ * actor is awaited. An optional `message` of its own goes into these reminders. Returns who was reminded.
  */
-export async function remindSignatureActors(ctx: AuthedCtx, signatureId: number, actorId: number | null, base: string): Promise<{ reminded: number[] }> {
+export async function remindSignatureActors(ctx: AuthedCtx, signatureId: number, actorId: number | null, base: string, message: string | null = null): Promise<{ reminded: number[] }> {
   const user = ctx.actor.user;
   return ctx.db.transaction(async (tx) => {
     const request = await getOwnSignatureOrThrow(tx, user, signatureId, { forUpdate: true });
@@ -44,7 +44,7 @@ export async function remindSignatureActors(ctx: AuthedCtx, signatureId: number,
       targets = all.filter(awaited);
       if (targets.length === 0) throw new AppError("signature_state", "No actor is awaited right now", { status: request.status });
     }
-    for (const actor of targets) await remindActor(tx, request, actor, base, ctx.request, user.id);
+    for (const actor of targets) await remindActor(tx, request, actor, base, ctx.request, user.id, message);
     return { reminded: targets.map((t) => t.id) };
   });
 }

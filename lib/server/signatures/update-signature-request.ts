@@ -13,7 +13,7 @@ import { assertFutureDate, assertLevelSupported } from "./signature-rules";
 const LIVE_KEYS = new Set(["reminder_day", "expiration_date", "data"]);
 
 /**
- * PUT /signatures/(id): name, mode, order, level, reminders, expiry, send_copy, is_template
+ * PUT /signatures/(id): name, mode, order, level, reminders, expiry, send_copy, is_template, subject, message
  * while draft; reminders and expiry only while ongoing (else 409 signature_state).
  */
 export async function updateSignatureRequest(ctx: AuthedCtx, signatureId: number, input: UpdateSignatureInput, base: string): Promise<SignatureResponse> {
@@ -38,6 +38,8 @@ export async function updateSignatureRequest(ctx: AuthedCtx, signatureId: number
         expirationDate: input.expiration_date,
         sendCopy: input.send_copy,
         isTemplate: input.is_template,
+        subject: input.subject === undefined ? undefined : input.subject || null,
+        message: input.message === undefined ? undefined : input.message || null,
         ...(settings === undefined ? {} : settings === null ? { reminderInterval: null, reminderMax: null } : { reminderInterval: settings.interval_in_days, reminderMax: settings.max_occurences }),
         updatedAt: new Date(),
       })

@@ -1,4 +1,4 @@
-import { remindResponse, signatureActorParams } from "@/lib/contracts/signatures";
+import { remindBody, remindResponse, signatureActorParams } from "@/lib/contracts/signatures";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
 import { appUrl } from "@/lib/server/mail/app-url";
@@ -7,6 +7,6 @@ import { remindSignatureActors } from "@/lib/server/signatures/remind-signature-
 export const runtime = "nodejs";
 
 // POST /api/signatures/(id)/actors/(actorId)/remind: mail this awaited actor their link again (409 otherwise)
-export const POST = route({ params: signatureActorParams, response: remindResponse }, ({ ctx, params, req }) => remindSignatureActors(ctx, params.signatureId, params.actorId, appUrl(req)));
+export const POST = route({ params: signatureActorParams, body: remindBody, response: remindResponse }, ({ ctx, params, body, req }) => remindSignatureActors(ctx, params.signatureId, params.actorId, appUrl(req), body.message ?? null));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });
