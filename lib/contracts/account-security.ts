@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDate, listResponse } from "@/lib/contracts/common";
 import { paging } from "./common";
 import { reauthFields } from "./account";
 
@@ -10,8 +11,8 @@ export type SessionKind = (typeof SESSION_KINDS)[number];
 export const sessionResponse = z.object({
   id: z.number().int(),
   current: z.boolean(),
-  created_at: z.string(),
-  last_seen_at: z.string(),
+  created_at: isoDate,
+  last_seen_at: isoDate,
   ip: z.string().nullable(),
   user_agent: z.string().nullable(),
   kind: z.enum(SESSION_KINDS),
@@ -42,11 +43,13 @@ export type CreateAppPasswordInput = z.output<typeof createAppPasswordBody>;
 export const appPasswordResponse = z.object({
   id: z.number().int(),
   name: z.string(),
-  created_at: z.string(),
-  last_seen_at: z.string().nullable(),
+  created_at: isoDate,
+  last_seen_at: isoDate.nullable(),
 });
 export type AppPasswordItem = z.output<typeof appPasswordResponse>;
 
 /** The answer to POST /account/app_passwords: the password, this once. */
 export const createdAppPasswordResponse = z.object({ id: z.number().int(), name: z.string(), password: z.string() });
 export type CreatedAppPassword = z.output<typeof createdAppPasswordResponse>;
+export const sessionListResponse = listResponse(sessionResponse);
+export const appPasswordListResponse = listResponse(appPasswordResponse);

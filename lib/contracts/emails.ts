@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, paging } from "@/lib/contracts/common";
+import { id, paging, isoDate, listResponse } from "@/lib/contracts/common";
 import { LANGUAGES } from "@/lib/contracts/users";
 
 /** The contract's Email types: the internal default, custom alert templates, and the outbox. */
@@ -71,7 +71,7 @@ export type ListEmailsQuery = z.output<typeof listEmailsQuery>;
 
 /** The contract's Email. `from`, `to`, `bcc` only for the outbox; `owner_id` null for system mails. */
 export const emailResponse = z.object({
-  id: z.number(),
+  id: z.number().int(),
   type: emailType,
   object: z.string(),
   content: z.string(),
@@ -80,9 +80,9 @@ export const emailResponse = z.object({
   from: z.string().nullable().optional(),
   to: z.string().nullable().optional(),
   bcc: z.string().nullable().optional(),
-  last_send: z.string().nullable(),
+  last_send: isoDate.nullable(),
   /** Outbox only: failed delivery attempts and the SMTP server's last answer (null once sent). */
-  attempts: z.number().optional(),
+  attempts: z.number().int().optional(),
   last_error: z.string().nullable().optional(),
   /** The body carries a secret (reset link, password) and is withheld: `content` is empty. */
   sensitive: z.boolean(),
@@ -110,3 +110,4 @@ export const previewEmailResponse = z.object({
   samples: z.array(z.object({ name: z.enum(ALERT_PLACEHOLDERS), value: z.string() })),
 });
 export type PreviewEmailResponse = z.infer<typeof previewEmailResponse>;
+export const emailListResponse = listResponse(emailResponse);

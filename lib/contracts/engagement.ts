@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id } from "@/lib/contracts/common";
+import { id, isoDate } from "@/lib/contracts/common";
 import { linkKey } from "./links";
 
 /**
@@ -88,42 +88,69 @@ export const pagesBody = z.object({
 });
 export type PagesInput = z.infer<typeof pagesBody>;
 
+const daily = z.object({ date: z.string(), visits: z.number().int(), visitors: z.number().int() });
+
 /** `GET /share/(id)/analytics`. */
-export type ShareAnalyticsJson = {
-  visits: number;
-  visitors: number;
-  downloads: number;
-  total_ms: number;
-  pages: { file_id: number; page: number; views: number; ms_total: number; ms_median: number }[];
-  daily: { date: string; visits: number; visitors: number }[];
-  visitors_list: {
-    /** Beyond api.md: the visitor's id, for the timeline of their visits. */
-    visitor_id: number;
-    email: string | null;
-    visits: number;
-    first_at: string;
-    last_at: string;
-    ms: number;
-    pages_seen: number;
-    /** Pages seen / pages of the documents, 0..1. */
-    completion: number;
-    downloads: number;
-    agreement_at: string | null;
-  }[];
-};
+export const shareAnalyticsResponse = z.object({
+  visits: z.number().int(),
+  visitors: z.number().int(),
+  downloads: z.number().int(),
+  total_ms: z.number(),
+  pages: z.array(z.object({ file_id: z.number().int(), page: z.number().int(), views: z.number().int(), ms_total: z.number(), ms_median: z.number() })),
+  daily: z.array(daily),
+  visitors_list: z.array(
+    z.object({
+      /** Beyond api.md: the visitor's id, for the timeline of their visits. */
+      visitor_id: z.number().int(),
+      email: z.string().nullable(),
+      visits: z.number().int(),
+      first_at: isoDate,
+      last_at: isoDate,
+      ms: z.number(),
+      pages_seen: z.number().int(),
+      /** Pages seen / pages of the documents, 0..1. */
+      completion: z.number().min(0).max(1),
+      downloads: z.number().int(),
+      agreement_at: isoDate.nullable(),
+    }),
+  ),
+});
+export type ShareAnalyticsJson = z.infer<typeof shareAnalyticsResponse>;
 
 /** `GET /share/(id)/analytics/visitors/(visitorId)`: a visitor's visits, each a timeline of its pages (beyond api.md). */
-export type VisitorTimelineJson = {
-  visitor_id: number;
-  email: string | null;
-  visits: { visit_id: number; file_id: number; file_name: string; started_at: string; last_at: string; ms: number; events: { page: number; ms: number; at: string }[] }[];
-};
+export const visitorTimelineResponse = z.object({
+  visitor_id: z.number().int(),
+  email: z.string().nullable(),
+  visits: z.array(
+    z.object({
+      visit_id: z.number().int(),
+      file_id: z.number().int(),
+      file_name: z.string(),
+      started_at: isoDate,
+      last_at: isoDate,
+      ms: z.number(),
+      events: z.array(z.object({ page: z.number().int(), ms: z.number(), at: isoDate })),
+    }),
+  ),
+});
+export type VisitorTimelineJson = z.infer<typeof visitorTimelineResponse>;
 
 /** `GET /shares/analytics`: every link of the caller with its engagement (beyond api.md). */
-export type LinksAnalyticsJson = {
-  links: { share_id: number; name: string | null; key: string; visits: number; visitors: number; total_ms: number; last_visit_at: string | null }[];
-  daily: { date: string; visits: number; visitors: number }[];
-};
+export const linksAnalyticsResponse = z.object({
+  links: z.array(
+    z.object({
+      share_id: z.number().int(),
+      name: z.string().nullable(),
+      key: z.string(),
+      visits: z.number().int(),
+      visitors: z.number().int(),
+      total_ms: z.number(),
+      last_visit_at: isoDate.nullable(),
+    }),
+  ),
+  daily: z.array(daily),
+});
+export type LinksAnalyticsJson = z.infer<typeof linksAnalyticsResponse>;
 
 /**
  * The page-by-page viewer's images (beyond api.md): `GET /share/key/(key)/file/(fileId)/pages`
@@ -137,12 +164,19 @@ export const sharePageParams = z.object({ key: linkKey, fileId: id, page: id });
 export const sharePageQuery = z.object({
   w: z.enum(["800", "1200", "1600"]).default("1600").transform((w) => Number(w) as 800 | 1200 | 1600),
 });
-export type SharePagesJson = {
-  file_id: number;
-  name: string;
+export const sharePagesResponse = z.object({
+  file_id: z.number().int(),
+  name: z.string(),
   /** pdf and office: pages of the document (its PDF rendition); image: 1. */
-  kind: "pdf" | "office" | "image";
-  pages: number;
+  kind: z.enum(["pdf", "office", "image"]),
+  pages: z.number().int(),
   /** False while an office document's PDF rendition is still being made (ask again). */
-  ready: boolean;
-};
+  ready: z.boolean(),
+});
+export type SharePagesJson = z.infer<typeof sharePagesResponse>;
+
+/** `POST /share/key/(key)/visits` → 201 `{visit_id}`. */
+export const visitResponse = z.object({ visit_id: z.number().int() });
+
+/** `POST /share/key/(key)/visitor`: 200 with the access token, or 202 when a code was mailed to the visitor. */
+export const visitorResponse = { 200: z.object({ access_token: z.string() }), 202: z.object({ code_sent: z.literal(true) }) };

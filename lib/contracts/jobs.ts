@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, paging } from "@/lib/contracts/common";
+import { id, paging, isoDate, listResponse } from "@/lib/contracts/common";
 
 export const JOB_STATUSES = ["pending", "running", "failed", "done"] as const;
 export const jobStatus = z.enum(JOB_STATUSES);
@@ -20,15 +20,16 @@ export const jobParams = z.object({ jobId: id });
 
 /** A queued job as the console shows it; `last_error` is what the handler threw on its last attempt. */
 export const jobResponse = z.object({
-  id: z.number(),
+  id: z.number().int(),
   kind: z.string(),
   status: jobStatus,
   payload: z.record(z.string(), z.unknown()),
-  attempts: z.number(),
-  max_attempts: z.number(),
+  attempts: z.number().int(),
+  max_attempts: z.number().int(),
   last_error: z.string().nullable(),
-  run_at: z.string(),
-  created_at: z.string(),
-  finished_at: z.string().nullable(),
+  run_at: isoDate,
+  created_at: isoDate,
+  finished_at: isoDate.nullable(),
 });
 export type JobResponse = z.infer<typeof jobResponse>;
+export const jobListResponse = listResponse(jobResponse);

@@ -20,3 +20,6 @@ export const LINK_PASSWORD_MIN = 8;
 export const linkPassword = z.string().min(LINK_PASSWORD_MIN, `A link password needs at least ${LINK_PASSWORD_MIN} characters`).max(200);
 /** A phone number for SMS codes, in international form where possible. */
 export const linkPhone = z.string().trim().regex(/^\+?[0-9 ().-]{6,24}$/, "Expected a phone number");
+
+/** A short-lived token for a preview, an edit or a download (the contract's Tokens). */
+export const tokenResponse = z.object({ token: z.string() });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDate } from "@/lib/contracts/common";
 import { REAUTH_METHODS, reauthFields } from "./account";
 
 /** How a sign-in's second step may be answered. `recovery` (a single-use code) is ours, beside api.md's three. */
@@ -54,7 +55,7 @@ export const mfaRequiredDetails = z.object({
 });
 export type MfaRequiredDetails = z.infer<typeof mfaRequiredDetails>;
 
-export const webauthnCredentialResponse = z.object({ id: z.number(), name: z.string(), creation: z.string(), last_used: z.string().nullable() });
+export const webauthnCredentialResponse = z.object({ id: z.number().int(), name: z.string(), creation: isoDate, last_used: isoDate.nullable() });
 
 /** GET /account/mfa (api.md `{otp, sms, webauthn}`, plus what the account page needs). */
 export const mfaStateResponse = z.object({
@@ -63,7 +64,7 @@ export const mfaStateResponse = z.object({
   /** The enrolled number, masked. */
   sms_phone: z.string().nullable(),
   webauthn: z.array(webauthnCredentialResponse),
-  recovery_codes_left: z.number(),
+  recovery_codes_left: z.number().int(),
   /** What the platform offers (the User's can_mfa_* flags). */
   can: z.object({ otp: z.boolean(), sms: z.boolean(), webauthn: z.boolean() }),
   /** A second factor is demanded of this account (by an administrator or the platform). */
@@ -107,3 +108,29 @@ export const webauthnParams = z.object({ credentialId: z.coerce.number().int().p
 
 /** POST /account/mfa/recovery: a new set of codes, replacing the old ones (shown once). */
 export const recoveryCodesResponse = z.object({ recovery_codes: z.array(z.string()) });
+
+/** POST /account/mfa/sms and /auth/mfa/sms: where the code went, the number masked. */
+export const codeSentResponse = z.object({ phone: z.string() });
+
+/** POST /account/mfa/webauthn → 201: the stored key, with recovery codes when it is the first factor. */
+export const registeredWebauthnResponse = webauthnCredentialResponse.extend({ recovery_codes: z.array(z.string()).optional() });
+
+/** WebAuthn options as @simplewebauthn/server writes them (their JSON form), for the browser library: the registration's (POST /account/mfa/webauthn/options)… */
+export const webauthnCreationOptionsResponse = z.object({
+  challenge: z.string().min(1),
+  rp: z.object({ name: z.string(), id: z.string().optional() }),
+  user: z.object({ id: z.string(), name: z.string(), displayName: z.string() }),
+  pubKeyCredParams: z.array(z.object({ type: z.literal("public-key"), alg: z.number().int() })).min(1),
+  timeout: z.number().int().optional(),
+  excludeCredentials: z.array(z.object({ id: z.string(), type: z.string() })).optional(),
+});
+/** …and the sign-in's (POST /auth/mfa/webauthn/options). */
+export const webauthnRequestOptionsResponse = z.object({
+  challenge: z.string().min(1),
+  rpId: z.string().optional(),
+  timeout: z.number().int().optional(),
+  allowCredentials: z.array(z.object({ id: z.string(), type: z.string() })).optional(),
+});
+
+/** POST /auth and /auth/mfa: the session's token. */
+export const signInTokenResponse = z.object({ token: z.string().min(1) });

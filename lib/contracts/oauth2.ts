@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SCOPES } from "@/lib/contracts/scopes";
-import { paging } from "@/lib/contracts/common";
+import { paging, isoDate, listResponse } from "@/lib/contracts/common";
 
 /** Application kinds: the bit of the connection option oauth_blocked that blocks the application (1, 2, 4). */
 export const OAUTH2_KINDS = ["web", "mobile", "mail_connector"] as const;
@@ -87,13 +87,13 @@ export const appResponse = z.object({
   description: z.string().nullable(),
   editor: z.string().nullable(),
   editor_url: z.string().nullable(),
-  type: z.number(),
+  type: z.number().int(),
   kind: z.enum(OAUTH2_KINDS),
   scope: z.string(),
   callbacks_uris: z.array(z.string()),
   owner_id: z.string().nullable(),
   owner: z.string().nullable(),
-  creation: z.string(),
+  creation: isoDate,
   modification: z.string(),
   client_secret: z.string().optional(),
 });
@@ -109,8 +109,10 @@ export const grantResponse = z.object({
   user_id: z.string(),
   user: z.string(),
   scope: z.string(),
-  creation: z.string(),
-  last_used: z.string().nullable(),
+  creation: isoDate,
+  last_used: isoDate.nullable(),
   expiration: z.string().nullable(),
 });
 export type GrantResponse = z.infer<typeof grantResponse>;
+export const appListResponse = listResponse(appResponse);
+export const grantListResponse = listResponse(grantResponse);

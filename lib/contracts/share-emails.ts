@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, paging } from "@/lib/contracts/common";
+import { id, paging, isoDate, listResponse } from "@/lib/contracts/common";
 
 const subject = z
   .string()
@@ -39,13 +39,14 @@ export const recipientStats = z.object({
  * totals ({nb_download, nb_preview}).
  */
 export const shareEmailResponse = z.object({
-  id: z.number(),
+  id: z.number().int(),
   object: z.string(),
   content: z.string(),
   owner_id: z.string(),
-  share_id: z.number(),
-  creation_date: z.string(),
+  share_id: z.number().int(),
+  creation_date: isoDate,
   recipients: z.array(z.object({ email: z.string(), url: z.string() }).extend(recipientStats.shape)),
-  stats: z.object({ nb_download: z.number(), nb_preview: z.number() }),
+  stats: z.object({ nb_download: z.number().int(), nb_preview: z.number().int() }),
 });
 export type ShareEmailResponse = z.infer<typeof shareEmailResponse>;
+export const shareEmailListResponse = listResponse(shareEmailResponse);

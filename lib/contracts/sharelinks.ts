@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateInput, id, paging } from "@/lib/contracts/common";
+import { dateInput, id, paging, isoDate, listResponse } from "@/lib/contracts/common";
 import { linkKey, linkPassword, linkPhone } from "./links";
 import { shareContent } from "./shares";
 
@@ -42,28 +42,29 @@ export type LegacyOptions = { max_downloads?: number | null; autoupdate?: boolea
 
 /** The contract's Link share (legacy, obsolete); the owner-only fields are absent for visitors. */
 export const sharelinkResponse = z.object({
-  id: z.number(),
+  id: z.number().int(),
   key: z.string(),
   url: z.string(),
   files: z.array(shareContent),
   is_valid: z.boolean(),
-  expiration_date: z.string().nullable(),
+  expiration_date: isoDate.nullable(),
   password_protected: z.string().nullable(),
-  remaining_downloads: z.number().nullable(),
+  remaining_downloads: z.number().int().nullable(),
   owner: z.string(),
-  owner_id: z.number(),
+  owner_id: z.number().int(),
   autoupdate: z.boolean(),
   only_preview: z.boolean(),
-  type: z.number().nullable(),
+  type: z.number().int().nullable(),
   force_dl: z.boolean(),
-  nb_downloads: z.number().optional(),
-  max_downloads: z.number().nullable().optional(),
+  nb_downloads: z.number().int().optional(),
+  max_downloads: z.number().int().nullable().optional(),
   notify: z.boolean().optional(),
   stats: z
     .object({
-      downloads: z.array(z.object({ id: z.number(), date: z.string(), user: z.string(), user_id: z.string().nullable(), geo: z.unknown(), env: z.unknown() })),
-      users: z.number(),
+      downloads: z.array(z.object({ id: z.number().int(), date: isoDate, user: z.string(), user_id: z.string().nullable(), geo: z.unknown(), env: z.unknown() })),
+      users: z.number().int(),
     })
     .optional(),
 });
 export type SharelinkResponse = z.infer<typeof sharelinkResponse>;
+export const sharelinkListResponse = listResponse(sharelinkResponse);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateInput, id, paging } from "@/lib/contracts/common";
+import { dateInput, id, paging, isoDate, listResponse } from "@/lib/contracts/common";
 import { publicGateJson, shareGateFields, shareGateJson } from "./engagement";
 import { linkKey, linkPassword, linkPhone } from "./links";
 
@@ -38,17 +38,17 @@ export type UpdateShareInput = z.infer<typeof updateShareBody>;
 
 /** The contract's Share content. */
 export const shareContent = z.object({
-  id: z.number(),
+  id: z.number().int(),
   entity_type: z.union([z.literal(0), z.literal(1)]),
-  share_id: z.number(),
+  share_id: z.number().int(),
   name: z.string(),
   guid: z.string().optional(),
   extension: z.string().optional(),
   file_type: z.string().optional(),
   mime: z.string().optional(),
   lock: z.unknown().optional(),
-  size: z.number(),
-  parent_id: z.number(),
+  size: z.number().int(),
+  parent_id: z.number().int(),
   is_file: z.boolean(),
   can_download: z.boolean(),
   can_preview: z.boolean(),
@@ -58,20 +58,20 @@ export type ShareContentJson = z.infer<typeof shareContent>;
 
 /** The contract's Link share (current), as its owner sees it. */
 export const shareResponse = z.object({
-  id: z.number(),
+  id: z.number().int(),
   key: z.string(),
   url: z.string(),
   roots: z.array(shareContent),
-  flags: z.number(),
-  expiration_date: z.string().nullable(),
-  creation_date: z.string(),
+  flags: z.number().int(),
+  expiration_date: isoDate.nullable(),
+  creation_date: isoDate,
   name: z.string().nullable(),
   owner: z.string(),
-  owner_id: z.number(),
+  owner_id: z.number().int(),
   password_protected: z.boolean(),
   phone: z.string().nullable(),
   is_valid: z.boolean(),
-  consumed_date: z.string().nullable(),
+  consumed_date: isoDate.nullable(),
   /** The engagement gate: zeros and empties when the link has none. */
   gate: shareGateJson,
 });
@@ -81,8 +81,8 @@ export type ShareResponse = z.infer<typeof shareResponse>;
 export const publicShareResponse = z.object({
   key: z.string(),
   name: z.string().nullable(),
-  flags: z.number(),
-  expiration_date: z.string().nullable(),
+  flags: z.number().int(),
+  expiration_date: isoDate.nullable(),
   owner: z.string(),
   needs_password: z.boolean(),
   needs_code: z.boolean(),
@@ -99,3 +99,26 @@ export const publicShareResponse = z.object({
 export const guidTokenParams = z.object({ key: linkKey, guid: z.string().uuid(), type: z.enum(["preview", "edit", "download"]) });
 export const dataTokenParams = z.object({ key: linkKey, dataId: id, type: z.enum(["preview", "video"]) });
 export const templateTokenParams = z.object({ id, type: z.string().min(1).max(40) });
+export const shareListResponse = listResponse(shareResponse);
+export const shareContentListResponse = listResponse(shareContent);
+
+/** `GET /share/(id)/activity`: the accesses through the link, a page of them in the list envelope, and totals. */
+export const shareActivityResponse = listResponse(
+  z.object({
+    id: z.number().int(),
+    date: isoDate,
+    kind: z.string(),
+    file: z.number().int().nullable(),
+    file_name: z.string().nullable(),
+    visitor: z.string(),
+    env: z.unknown(),
+    geo: z.unknown(),
+  }),
+).extend({
+  downloads: z.number().int(),
+  previews: z.number().int(),
+  visits: z.number().int(),
+  refused: z.number().int(),
+  users: z.number().int(),
+  last_access: isoDate.nullable(),
+});

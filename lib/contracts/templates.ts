@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, id, paging } from "@/lib/contracts/common";
+import { flag, id, paging, isoDate, listResponse } from "@/lib/contracts/common";
 
 /** An id sent in a JSON body: number or numeric string. */
 const bodyId = z.union([z.number(), z.string()]).pipe(z.coerce.number<string | number>().int().positive().max(2_147_483_647));
@@ -35,15 +35,16 @@ export const templateContentQuery = z.object({ token: z.string().min(1).max(200)
 
 /** The contract's File template; `parent_id` 0 is a platform-wide template. */
 export const templateResponse = z.object({
-  id: z.number(),
+  id: z.number().int(),
   guid: z.string(),
   name: z.string(),
   description: z.string(),
-  date: z.string(),
-  parent_id: z.number(),
-  size: z.number(),
+  date: isoDate,
+  parent_id: z.number().int(),
+  size: z.number().int(),
   file_type: z.enum(["image", "document", "video"]).optional(),
   thumb_token: z.string().optional(),
   can_edit: z.boolean(),
 });
 export type TemplateResponse = z.infer<typeof templateResponse>;
+export const templateListResponse = listResponse(templateResponse);

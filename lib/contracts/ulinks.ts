@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateInput, flag, id, paging } from "@/lib/contracts/common";
+import { dateInput, flag, id, paging, isoDate, listResponse } from "@/lib/contracts/common";
 import { linkKey, linkPassword, linkPhone } from "./links";
 
 /** Drop-link flags: 4 = deposit receipt mailed to the owner. 16 and 32 mirror a password and a phone. */
@@ -42,23 +42,23 @@ export type UpdateUlinkInput = z.output<typeof updateUlinkBody>;
 
 /** The contract's Drop link; `folder` and `folder_size` only for its owner. */
 export const ulinkResponse = z.object({
-  id: z.number(),
+  id: z.number().int(),
   key: z.string(),
   folder: z.string().nullable().optional(),
-  folder_id: z.number().nullable(),
-  folder_size: z.number().optional(),
+  folder_id: z.number().int().nullable(),
+  folder_size: z.number().int().optional(),
   is_valid: z.boolean(),
-  expiration_date: z.string().nullable(),
-  creation_date: z.string(),
+  expiration_date: isoDate.nullable(),
+  creation_date: isoDate,
   owner: z.string(),
   owner_id: z.string(),
   url: z.string(),
-  flags: z.number(),
+  flags: z.number().int(),
   name: z.string().nullable(),
   alert: z.boolean(),
   password_protected: z.boolean(),
   phone: z.string().nullable().optional(),
-  nb_deposits: z.number().optional(),
+  nb_deposits: z.number().int().optional(),
 });
 export type UlinkResponse = z.infer<typeof ulinkResponse>;
 
@@ -67,7 +67,7 @@ export const publicUlinkResponse = z.object({
   key: z.string(),
   name: z.string().nullable(),
   owner: z.string(),
-  expiration_date: z.string().nullable(),
+  expiration_date: isoDate.nullable(),
   is_valid: z.boolean(),
   password_required: z.boolean(),
   code_required: z.boolean(),
@@ -75,7 +75,7 @@ export const publicUlinkResponse = z.object({
 export type PublicUlinkResponse = z.infer<typeof publicUlinkResponse>;
 
 /** The answer to a complete deposit: what was received, not the name it got (a numbered name tells what the folder holds). */
-export const depositResponse = z.object({ size: z.number(), hash: z.string() });
+export const depositResponse = z.object({ size: z.number().int(), hash: z.string() });
 
 // Drop links by email
 
@@ -110,17 +110,22 @@ export type UpdateUlinkEmailInput = z.output<typeof updateUlinkEmailBody>;
 
 /** The contract's Drop link by email; each recipient with their own link. */
 export const ulinkEmailResponse = z.object({
-  id: z.number(),
+  id: z.number().int(),
   object: z.string(),
   content: z.string(),
   owner_id: z.string(),
-  ulink_id: z.number().nullable(),
-  creation_date: z.string(),
+  ulink_id: z.number().int().nullable(),
+  creation_date: isoDate,
   folder: z.string().nullable(),
-  folder_id: z.number().nullable(),
-  folder_size: z.number(),
+  folder_id: z.number().int().nullable(),
+  folder_size: z.number().int(),
   alert: z.boolean(),
-  expiration_date: z.string().nullable(),
-  recipients: z.array(z.object({ email: z.string(), ulink_id: z.number(), url: z.string(), nb_deposits: z.number() })),
+  expiration_date: isoDate.nullable(),
+  recipients: z.array(z.object({ email: z.string(), ulink_id: z.number().int(), url: z.string(), nb_deposits: z.number().int() })),
 });
 export type UlinkEmailResponse = z.infer<typeof ulinkEmailResponse>;
+export const ulinkListResponse = listResponse(ulinkResponse);
+export const ulinkEmailListResponse = listResponse(ulinkEmailResponse);
+
+/** POST /ulink/key/(key)/upload: 201 the complete deposit; 200 the chunks still missing when asked for a report ("OK", not JSON, otherwise). */
+export const depositAnswers = { 201: depositResponse, 200: z.array(z.object({ missing: z.number().int() })) };

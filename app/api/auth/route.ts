@@ -1,3 +1,5 @@
+import { signInTokenResponse } from "@/lib/contracts/mfa";
+import { noContent } from "@/lib/contracts/common";
 import { z } from "zod";
 import { connectWithAppPassword } from "@/lib/server/account-security/app-password-sign-in";
 import { connect } from "@/lib/server/auth/connect";
@@ -16,12 +18,12 @@ const bodyFlag = z
 const credentials = z.object({ user: z.string().min(1).max(255), password: z.string().min(1).max(1024), code: z.string().max(64).optional(), app_password: bodyFlag });
 
 // POST /api/auth: connect, returns {token} (with `app_password: 1`, an app password's session)
-export const POST = route({ auth: "none", body: credentials }, async ({ ctx, body }) => {
+export const POST = route({ auth: "none", body: credentials, response: signInTokenResponse }, async ({ ctx, body }) => {
   const { token } = body.app_password ? await connectWithAppPassword(ctx, body) : await connect(ctx, body);
   return { token };
 });
 
 // DELETE /api/auth: disconnect (revokes this token)
-export const DELETE = route({}, ({ ctx }) => disconnect(ctx));
+export const DELETE = route({ response: noContent }, ({ ctx }) => disconnect(ctx));
 
 export const { GET, PUT, PATCH } = otherMethods({ POST, DELETE });

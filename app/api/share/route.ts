@@ -1,4 +1,4 @@
-import { createShareBody } from "@/lib/contracts/shares";
+import { createShareBody, shareResponse } from "@/lib/contracts/shares";
 import { otherMethods } from "@/lib/server/http/methods";
 import { created, route } from "@/lib/server/http/route";
 import { appUrl } from "@/lib/server/mail/app-url";
@@ -7,6 +7,6 @@ import { createShare } from "@/lib/server/shares/create-share";
 export const runtime = "nodejs";
 
 // POST /api/share: create a link share on files and folders (share right, feature direct_link)
-export const POST = route({ body: createShareBody }, async ({ ctx, body, req }) => created(await createShare(ctx, body, appUrl(req))));
+export const POST = route({ body: createShareBody, response: shareResponse }, async ({ ctx, body, req }) => created(await createShare(ctx, body, appUrl(req))));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

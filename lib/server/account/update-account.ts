@@ -8,9 +8,8 @@ import { confirmCurrentPassword, reauthenticate } from "../auth/reauthenticate";
 import { getPlatformConfig } from "../config/platform-config";
 import type { AuthedCtx } from "../context";
 import { AppError, forbidden, notFound } from "../errors";
-import { presentUser } from "../users/serialize-user";
-import { currentLanguage } from "./current-language";
 import { endAccessAfterPasswordChange } from "./end-access-after-password-change";
+import { presentAccount } from "./present-account";
 
 const PROFILE_FIELDS = ["lastname", "firstname", "email", "phone", "organization"] as const;
 type ProfileField = (typeof PROFILE_FIELDS)[number];
@@ -49,7 +48,7 @@ export async function updateAccount(ctx: AuthedCtx, input: UpdateAccountInput, a
   // The old password of a password change has just re-authenticated the person.
   if (profile.email !== undefined && passwordHash === undefined) await reauthenticate(ctx, input);
 
-  if (changed.length === 0 && !passwordHash) return presentUser(ctx.db, user, { currentLanguage: currentLanguage(user.language, acceptLanguage) });
+  if (changed.length === 0 && !passwordHash) return presentAccount(ctx.db, user, acceptLanguage);
 
   const updated = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
@@ -69,7 +68,7 @@ export async function updateAccount(ctx: AuthedCtx, input: UpdateAccountInput, a
     }
     return row;
   });
-  return presentUser(ctx.db, updated, { currentLanguage: currentLanguage(updated.language, acceptLanguage) });
+  return presentAccount(ctx.db, updated, acceptLanguage);
 }
 
 /** The old password must be right: the re-authentication's throttled check, so a stolen token cannot guess it. */

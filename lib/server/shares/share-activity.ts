@@ -39,7 +39,7 @@ export async function shareActivity(ctx: AuthedCtx, shareId: number, paging: { o
   ]);
   const objects = found.map(({ access, fileName }) => ({
     id: access.id,
-    date: iso(access.date),
+    date: access.date.toISOString(),
     kind: access.kind,
     file: access.versionId,
     file_name: fileName,

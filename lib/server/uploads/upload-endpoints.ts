@@ -1,7 +1,7 @@
 import "server-only";
 import { fileParams } from "@/lib/contracts/files";
 import { replaceContentQuery, uploadQuery } from "@/lib/contracts/uploads";
-import { ulinkKeyParams } from "@/lib/contracts/ulinks";
+import { depositAnswers, ulinkKeyParams } from "@/lib/contracts/ulinks";
 import { presentFiles } from "../files/present-files";
 import { modeOf } from "../present/mode";
 import { created, endpoint } from "../http/route";
@@ -34,7 +34,7 @@ export const replaceContentEndpoint = endpoint({ params: fileParams, query: repl
 });
 
 /** POST /api/ulink/key/(key)/upload (no token; access_token when protected): a deposit, whole (201) or chunked. */
-export const depositEndpoint = endpoint({ auth: "link", link: { kind: "ulink" }, params: ulinkKeyParams }, async ({ ctx, req, source }) => {
+export const depositEndpoint = endpoint({ auth: "link", link: { kind: "ulink" }, params: ulinkKeyParams, response: depositAnswers }, async ({ ctx, req, source }) => {
   const outcome = await depositThroughUlink(ctx, ctx.link, source, appUrl(req));
   return outcome.kind === "file" ? created(outcome.deposit) : chunkedAnswer(outcome);
 });

@@ -1,4 +1,4 @@
-import { previewEmailBody } from "@/lib/contracts/emails";
+import { previewEmailBody, previewEmailResponse } from "@/lib/contracts/emails";
 import { previewEmail } from "@/lib/server/emails/preview-email";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
@@ -6,6 +6,6 @@ import { route } from "@/lib/server/http/route";
 export const runtime = "nodejs";
 
 // POST /api/email/preview: an alert template rendered with sample values, nothing saved (administrators)
-export const POST = route({ auth: "admin", body: previewEmailBody }, ({ ctx, body }) => previewEmail(ctx, body));
+export const POST = route({ auth: "admin", body: previewEmailBody, response: previewEmailResponse }, ({ ctx, body }) => previewEmail(ctx, body));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

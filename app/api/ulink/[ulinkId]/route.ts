@@ -1,4 +1,5 @@
-import { ulinkParams, updateUlinkBody } from "@/lib/contracts/ulinks";
+import { noContent } from "@/lib/contracts/common";
+import { ulinkParams, ulinkResponse, updateUlinkBody } from "@/lib/contracts/ulinks";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
 import { appUrl } from "@/lib/server/mail/app-url";
@@ -9,12 +10,12 @@ import { updateUlink } from "@/lib/server/ulinks/update-ulink";
 export const runtime = "nodejs";
 
 // GET /api/ulink/(ulinkId): one of my drop links
-export const GET = route({ params: ulinkParams }, ({ ctx, params, req }) => readUlink(ctx, params.ulinkId, appUrl(req)));
+export const GET = route({ params: ulinkParams, response: ulinkResponse }, ({ ctx, params, req }) => readUlink(ctx, params.ulinkId, appUrl(req)));
 
 // PUT /api/ulink/(ulinkId): change folder, expiration, name, password, phone, receipt (partial)
-export const PUT = route({ params: ulinkParams, body: updateUlinkBody }, ({ ctx, params, body, req }) => updateUlink(ctx, params.ulinkId, body, appUrl(req)));
+export const PUT = route({ params: ulinkParams, body: updateUlinkBody, response: ulinkResponse }, ({ ctx, params, body, req }) => updateUlink(ctx, params.ulinkId, body, appUrl(req)));
 
 // DELETE /api/ulink/(ulinkId): the key stops working; deposits stay
-export const DELETE = route({ params: ulinkParams }, ({ ctx, params }) => deleteUlink(ctx, params.ulinkId));
+export const DELETE = route({ params: ulinkParams, response: noContent }, ({ ctx, params }) => deleteUlink(ctx, params.ulinkId));
 
 export const { PATCH, POST } = otherMethods({ GET, PUT, DELETE });

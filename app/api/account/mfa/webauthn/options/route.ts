@@ -1,3 +1,4 @@
+import { webauthnCreationOptionsResponse } from "@/lib/contracts/mfa";
 import { reauthBody } from "@/lib/contracts/account";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
@@ -7,6 +8,6 @@ import { webauthnRegistrationOptions } from "@/lib/server/mfa/webauthn-registrat
 export const runtime = "nodejs";
 
 // POST /api/account/mfa/webauthn/options: registration options for a new security key (challenge kept server-side), re-authenticated {password} or {code}
-export const POST = route({ body: reauthBody }, ({ ctx, req, body }) => webauthnRegistrationOptions(ctx, relyingParty(req.headers, req.url), body));
+export const POST = route({ body: reauthBody, response: webauthnCreationOptionsResponse }, ({ ctx, req, body }) => webauthnRegistrationOptions(ctx, relyingParty(req.headers, req.url), body));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });
