@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, paging } from "@/lib/contracts/common";
+import { id, listResponse, paging } from "@/lib/contracts/common";
 
 export const targetType = z.enum(["file", "folder"]);
 export type TargetType = z.infer<typeof targetType>;
@@ -47,3 +47,6 @@ export const countsResponse = z.object({
   folders: z.record(z.string(), z.object({ total: z.number(), unread: z.number() })),
 });
 export type CountsResponse = z.infer<typeof countsResponse>;
+
+/** GET /annotations/(targetId)/(type) and GET /annotations/all: the list envelope around Annotations. */
+export const annotationListResponse = listResponse(annotationResponse);

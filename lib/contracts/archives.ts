@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, id, paging } from "@/lib/contracts/common";
+import { flag, id, listResponse, paging } from "@/lib/contracts/common";
 
 const bodyId = z.union([z.number(), z.string()]).pipe(z.coerce.number<string | number>().int().positive().max(2_147_483_647));
 
@@ -41,3 +41,6 @@ export const archiveResponse = z.object({
   nb_folders: z.number(),
 });
 export type ArchiveResponse = z.infer<typeof archiveResponse>;
+
+/** GET /archives: the list envelope around Archives. */
+export const archiveListResponse = listResponse(archiveResponse);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, id, paging } from "@/lib/contracts/common";
+import { flag, id, listResponse, paging } from "@/lib/contracts/common";
 import { lockResponse } from "./locks";
 import { fileWorkflowResponse } from "./workflows";
 
@@ -89,3 +89,8 @@ export const fileResponse = z.object({
   workflow: fileWorkflowResponse.optional(),
 });
 export type FileResponse = z.infer<typeof fileResponse>;
+
+/** GET /file/(id)/versions: each live version of the file as a File, newest first. */
+export const fileVersionsResponse = z.array(fileResponse);
+/** GET /file/activity: the list envelope around Files. */
+export const fileActivityResponse = listResponse(fileResponse);

@@ -128,7 +128,7 @@ const canFields = {
 export type FolderResponse = z.infer<typeof folderBase> & {
   content?: { files: FileResponse[]; folders: FolderResponse[] };
 };
-const folderBase = z.object({
+export const folderBase = z.object({
   id: z.number(),
   name: z.string(),
   parent_id: z.number(),
@@ -169,3 +169,14 @@ export const folderResponse: z.ZodType<FolderResponse> = folderBase.extend({
     .optional(),
 });
 
+
+/** GET /folder/(id)?recursive=1 (search, api.md): the folders and files found, each with its place. */
+export const folderSearchResponse = z.object({ folders: z.array(folderResponse), files: z.array(fileResponse) });
+/** GET /folder/(id) and GET /root/(type): the Folder, or with `recursive` the search results. */
+export const readFolderResponse = z.union([folderResponse, folderSearchResponse]);
+/** GET /folders, GET /root/portal/(filter): Folders (the roots or spaces, with content to `depth`). */
+export const folderListResponse = z.array(folderResponse);
+/** GET /roots: the private space and the company folders. */
+export const rootsResponse = z.array(rootResponse);
+/** GET /objectpath: the File or the Folder at that path. */
+export const objectPathResponse = z.object({ object: z.union([fileResponse, folderResponse]) });

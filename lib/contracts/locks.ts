@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, id, paging } from "@/lib/contracts/common";
+import { flag, id, listResponse, paging } from "@/lib/contracts/common";
 
 export const lockParams = z.object({ fileId: id });
 /** GET /locks and GET /locks/(folderId): the folder is optional. */
@@ -23,3 +23,6 @@ export const lockResponse = z.object({
   date: z.string().nullable().optional(),
 });
 export type LockResponse = z.infer<typeof lockResponse>;
+
+/** GET /locks and GET /locks/(folderId): the list envelope around Locks. */
+export const lockListResponse = listResponse(lockResponse);

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { id, principalId } from "@/lib/contracts/common";
+import { fileResponse } from "./files";
+import { folderResponse } from "./folders";
 
 export const trashParams = z.object({ trashId: id });
 
@@ -36,3 +38,6 @@ export const trashItemResponse = z.object({
 export type TrashItemResponse = z.infer<typeof trashItemResponse>;
 
 export const trashListResponse = z.object({ folders: z.array(trashItemResponse), files: z.array(trashItemResponse) });
+
+/** PUT /trash/(trashId): the restored File or Folder. */
+export const restoredResponse = z.union([fileResponse, folderResponse]);
