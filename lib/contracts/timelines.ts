@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDate } from "./common";
 import { fileResponse } from "./files";
 import { folderBase } from "./folders";
 
@@ -23,7 +24,7 @@ export type TimelineEventResponse = {
 export const timelineEventResponse: z.ZodType<TimelineEventResponse> = z.object({
   id: z.number().int(),
   type: z.number().int(),
-  date: z.string().nullable(),
+  date: isoDate.nullable(),
   geo: z.unknown(),
   env: z.unknown(),
   owner: z.string(),
