@@ -20,7 +20,7 @@ export const createAnnotationBody = z.object({
 export const updateAnnotationBody = z.object({ text: annotationText });
 
 /** The contract's Annotation; a file's `target_id` is its current version id. */
-export const annotationResponse = z.object({
+export const annotationResponse = z.strictObject({
   id: z.number().int(),
   target_id: z.number().int(),
   target_type: targetType,

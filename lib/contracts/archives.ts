@@ -24,7 +24,7 @@ export type UnarchiveInput = z.output<typeof unarchiveBody>;
  * compressed size and counts. `object_id` is the File id (its current version) or the folder id,
  * the same once restored.
  */
-export const archiveResponse = z.object({
+export const archiveResponse = z.strictObject({
   id: z.number().int(),
   type: z.enum(["file", "folder"]),
   object_id: z.number().int(),

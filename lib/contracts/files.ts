@@ -50,7 +50,7 @@ export type FileTokenType = z.infer<typeof fileTokenParams>["type"];
 export const fileTokenResponse = z.object({ token: z.string() });
 
 /** The contract's File (one record per version); mode-dependent fields are optional. */
-export const fileResponse = z.object({
+export const fileResponse = z.strictObject({
   id: z.number().int(),
   guid: z.string(),
   name: z.string(),

@@ -128,7 +128,7 @@ const canFields = {
 export type FolderResponse = z.infer<typeof folderBase> & {
   content?: { files: FileResponse[]; folders: FolderResponse[] };
 };
-export const folderBase = z.object({
+export const folderBase = z.strictObject({
   id: z.number().int(),
   name: z.string(),
   parent_id: z.number().int(),

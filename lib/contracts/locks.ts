@@ -12,7 +12,7 @@ export const unlockQuery = z.object({ all: flag });
  * The contract's Lock (api.md: `file` is the numeric id of the current version, `file_guid` the
  * GUID). An unlocked file answers locked false without owner, owner_id and date.
  */
-export const lockResponse = z.object({
+export const lockResponse = z.strictObject({
   file: z.number().int(),
   file_guid: z.string(),
   owner: z.string().optional(),

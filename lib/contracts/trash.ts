@@ -21,7 +21,7 @@ export type RestoreTrashBody = z.infer<typeof restoreTrashBody>;
  * The contract's Trash item, plus two extensions: `parent_id` (the folder it came from, 0 for the
  * top level) and `path_name` (the names of that place, limited to what the caller may browse).
  */
-export const trashItemResponse = z.object({
+export const trashItemResponse = z.strictObject({
   id: z.number().int(),
   name: z.string(),
   is_file: z.boolean(),
