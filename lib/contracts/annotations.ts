@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, paging } from "@/lib/contracts/common";
+import { id, isoDate, listResponse, paging } from "@/lib/contracts/common";
 
 export const targetType = z.enum(["file", "folder"]);
 export type TargetType = z.infer<typeof targetType>;
@@ -20,15 +20,15 @@ export const createAnnotationBody = z.object({
 export const updateAnnotationBody = z.object({ text: annotationText });
 
 /** The contract's Annotation; a file's `target_id` is its current version id. */
-export const annotationResponse = z.object({
-  id: z.number(),
-  target_id: z.number(),
+export const annotationResponse = z.strictObject({
+  id: z.number().int(),
+  target_id: z.number().int(),
   target_type: targetType,
   owner: z.string(),
   owner_id: z.string(),
-  date: z.string(),
+  date: isoDate,
   text: z.string(),
-  conversation: z.number().nullable(),
+  conversation: z.number().int().nullable(),
 });
 export type AnnotationResponse = z.infer<typeof annotationResponse>;
 
@@ -47,3 +47,6 @@ export const countsResponse = z.object({
   folders: z.record(z.string(), z.object({ total: z.number(), unread: z.number() })),
 });
 export type CountsResponse = z.infer<typeof countsResponse>;
+
+/** GET /annotations/(targetId)/(type) and GET /annotations/all: the list envelope around Annotations. */
+export const annotationListResponse = listResponse(annotationResponse);

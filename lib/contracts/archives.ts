@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, id, paging } from "@/lib/contracts/common";
+import { flag, id, isoDate, listResponse, paging } from "@/lib/contracts/common";
 
 const bodyId = z.union([z.number(), z.string()]).pipe(z.coerce.number<string | number>().int().positive().max(2_147_483_647));
 
@@ -24,20 +24,23 @@ export type UnarchiveInput = z.output<typeof unarchiveBody>;
  * compressed size and counts. `object_id` is the File id (its current version) or the folder id,
  * the same once restored.
  */
-export const archiveResponse = z.object({
-  id: z.number(),
+export const archiveResponse = z.strictObject({
+  id: z.number().int(),
   type: z.enum(["file", "folder"]),
-  object_id: z.number(),
+  object_id: z.number().int(),
   name: z.string(),
-  size: z.number(),
-  stored_size: z.number(),
-  date: z.string(),
+  size: z.number().int(),
+  stored_size: z.number().int(),
+  date: isoDate,
   owner_id: z.string(),
   owner: z.string(),
   path_name: z.string(),
   comment: z.string(),
   state: z.enum(["pending", "archived", "restoring"]),
-  nb_files: z.number(),
-  nb_folders: z.number(),
+  nb_files: z.number().int(),
+  nb_folders: z.number().int(),
 });
 export type ArchiveResponse = z.infer<typeof archiveResponse>;
+
+/** GET /archives: the list envelope around Archives. */
+export const archiveListResponse = listResponse(archiveResponse);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, id, paging } from "@/lib/contracts/common";
+import { flag, id, isoDate, listResponse, paging } from "@/lib/contracts/common";
 import { lockResponse } from "./locks";
 import { fileWorkflowResponse } from "./workflows";
 
@@ -50,14 +50,14 @@ export type FileTokenType = z.infer<typeof fileTokenParams>["type"];
 export const fileTokenResponse = z.object({ token: z.string() });
 
 /** The contract's File (one record per version); mode-dependent fields are optional. */
-export const fileResponse = z.object({
-  id: z.number(),
+export const fileResponse = z.strictObject({
+  id: z.number().int(),
   guid: z.string(),
   name: z.string(),
-  parent_id: z.number(),
-  size: z.number(),
-  creation: z.string().optional(),
-  modification: z.string().nullable(),
+  parent_id: z.number().int(),
+  size: z.number().int(),
+  creation: isoDate.optional(),
+  modification: isoDate.nullable(),
   can_download: z.boolean(),
   can_write: z.boolean(),
   can_edit: z.boolean(),
@@ -67,10 +67,10 @@ export const fileResponse = z.object({
   owner_id: z.string().optional(),
   hash: z.string(),
   lock: lockResponse.nullable(),
-  nb_versions: z.number().optional(),
+  nb_versions: z.number().int().min(2).optional(),
   /** Full mode, when the caller sees annotations on the file (unread: not read by the caller yet). */
-  nb_annotations: z.number().optional(),
-  nb_unread_annotations: z.number().optional(),
+  nb_annotations: z.number().int().positive().optional(),
+  nb_unread_annotations: z.number().int().optional(),
   meta: z.record(z.string(), z.unknown()).optional(),
   path: z.string().optional(),
   /** Search results: the names of the folders above the file the caller may browse (api.md). */
@@ -89,3 +89,8 @@ export const fileResponse = z.object({
   workflow: fileWorkflowResponse.optional(),
 });
 export type FileResponse = z.infer<typeof fileResponse>;
+
+/** GET /file/(id)/versions: each live version of the file as a File, newest first. */
+export const fileVersionsResponse = z.array(fileResponse);
+/** GET /file/activity: the list envelope around Files. */
+export const fileActivityResponse = listResponse(fileResponse);

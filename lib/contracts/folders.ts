@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateInput, flag, id } from "@/lib/contracts/common";
+import { dateInput, flag, id, isoDate } from "@/lib/contracts/common";
 import { fileResponse, type FileResponse } from "./files";
 import { tagIdList } from "./tags";
 
@@ -128,13 +128,13 @@ const canFields = {
 export type FolderResponse = z.infer<typeof folderBase> & {
   content?: { files: FileResponse[]; folders: FolderResponse[] };
 };
-const folderBase = z.object({
-  id: z.number(),
+export const folderBase = z.strictObject({
+  id: z.number().int(),
   name: z.string(),
-  parent_id: z.number(),
+  parent_id: z.number().int(),
   ...canFields,
-  creation: z.string().nullable().optional(),
-  modification: z.string().nullable().optional(),
+  creation: isoDate.nullable().optional(),
+  modification: isoDate.nullable().optional(),
   owner: z.string().optional(),
   owner_id: z.string().optional(),
   can_dlink: z.boolean().optional(),
@@ -143,22 +143,22 @@ const folderBase = z.object({
   can_admin_alerts: z.boolean().optional(),
   self_alert: z.boolean().optional(),
   shared: z.boolean().optional(),
-  size: z.number().optional(),
-  nb_d_folders: z.number().optional(),
-  nb_d_files: z.number().optional(),
-  nb_folders: z.number().optional(),
-  nb_files: z.number().optional(),
-  quota: z.number().optional(),
-  purge_frequency: z.number().optional(),
+  size: z.number().int().optional(),
+  nb_d_folders: z.number().int().optional(),
+  nb_d_files: z.number().int().optional(),
+  nb_folders: z.number().int().optional(),
+  nb_files: z.number().int().optional(),
+  quota: z.number().int().optional(),
+  purge_frequency: z.number().int().optional(),
   path: z.string().optional(),
   path_name: z.string().optional(),
   /** Search results: the folders of path_name with their ids, to link each (our extension). */
   path_crumbs: z.array(z.object({ id: z.number(), name: z.string() })).optional(),
   /** Full mode, when the caller sees annotations on the folder (unread: not read by the caller yet). */
-  nb_annotations: z.number().optional(),
-  nb_unread_annotations: z.number().optional(),
+  nb_annotations: z.number().int().positive().optional(),
+  nb_unread_annotations: z.number().int().optional(),
   /** Our extension: items of the first level when it was paged. */
-  content_total: z.number().optional(),
+  content_total: z.number().int().optional(),
 });
 export const folderResponse: z.ZodType<FolderResponse> = folderBase.extend({
   content: z
@@ -169,3 +169,14 @@ export const folderResponse: z.ZodType<FolderResponse> = folderBase.extend({
     .optional(),
 });
 
+
+/** GET /folder/(id)?recursive=1 (search, api.md): the folders and files found, each with its place. */
+export const folderSearchResponse = z.object({ folders: z.array(folderResponse), files: z.array(fileResponse) });
+/** GET /folder/(id) and GET /root/(type): the Folder, or with `recursive` the search results. */
+export const readFolderResponse = z.union([folderResponse, folderSearchResponse]);
+/** GET /folders, GET /root/portal/(filter): Folders (the roots or spaces, with content to `depth`). */
+export const folderListResponse = z.array(folderResponse);
+/** GET /roots: the private space and the company folders. */
+export const rootsResponse = z.array(rootResponse);
+/** GET /objectpath: the File or the Folder at that path. */
+export const objectPathResponse = z.object({ object: z.union([fileResponse, folderResponse]) });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, id, paging } from "@/lib/contracts/common";
+import { flag, id, isoDate, listResponse, paging } from "@/lib/contracts/common";
 
 export const lockParams = z.object({ fileId: id });
 /** GET /locks and GET /locks/(folderId): the folder is optional. */
@@ -12,14 +12,17 @@ export const unlockQuery = z.object({ all: flag });
  * The contract's Lock (api.md: `file` is the numeric id of the current version, `file_guid` the
  * GUID). An unlocked file answers locked false without owner, owner_id and date.
  */
-export const lockResponse = z.object({
-  file: z.number(),
+export const lockResponse = z.strictObject({
+  file: z.number().int(),
   file_guid: z.string(),
   owner: z.string().optional(),
   owner_id: z.string().optional(),
   locked: z.boolean(),
   writeable: z.boolean(),
   readable: z.boolean(),
-  date: z.string().nullable().optional(),
+  date: isoDate.nullable().optional(),
 });
 export type LockResponse = z.infer<typeof lockResponse>;
+
+/** GET /locks and GET /locks/(folderId): the list envelope around Locks. */
+export const lockListResponse = listResponse(lockResponse);

@@ -9,6 +9,7 @@ export const previewParams = z.object({ fileId: id });
  */
 export const thumbnailQuery = z.object({ state: flag, token: z.string().max(200).optional(), key: z.string().min(1).max(200).optional() });
 export const thumbnailStateResponse = z.object({ state: z.enum(["pending", "preparing", "streamable", "available", "failed"]) });
+export type ThumbnailStateResponse = z.infer<typeof thumbnailStateResponse>;
 
 /** GET /preview/(fileId) and its content: `token` is a file token of type preview. */
 export const previewQuery = z.object({ token: z.string().max(200).optional() });

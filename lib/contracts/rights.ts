@@ -44,11 +44,14 @@ export type UpdateRightBody = z.output<typeof updateRightBody>;
 
 /** api.md: `target_isgroup` true means the target is a group. */
 export const rightResponse = z.object({
-  id: z.number(),
-  folder_id: z.number(),
+  id: z.number().int(),
+  folder_id: z.number().int(),
   target_id: z.string(),
   target: z.string(),
   target_isgroup: z.boolean(),
   ...flags,
 });
 export type RightResponse = z.infer<typeof rightResponse>;
+
+/** GET /rights/(folderId): the rights set on the folder (Right[], no envelope). */
+export const rightsListResponse = z.array(rightResponse);

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { id, principalId } from "@/lib/contracts/common";
+import { id, isoDate, principalId } from "@/lib/contracts/common";
+import { fileResponse } from "./files";
+import { folderResponse } from "./folders";
 
 export const trashParams = z.object({ trashId: id });
 
@@ -19,20 +21,23 @@ export type RestoreTrashBody = z.infer<typeof restoreTrashBody>;
  * The contract's Trash item, plus two extensions: `parent_id` (the folder it came from, 0 for the
  * top level) and `path_name` (the names of that place, limited to what the caller may browse).
  */
-export const trashItemResponse = z.object({
-  id: z.number(),
+export const trashItemResponse = z.strictObject({
+  id: z.number().int(),
   name: z.string(),
   is_file: z.boolean(),
-  deletion: z.string(),
-  modification: z.string().nullable(),
+  deletion: isoDate,
+  modification: isoDate.nullable(),
   owner: z.string(),
   owner_id: z.string(),
-  size: z.number(),
-  nb_folders: z.number().optional(),
-  nb_files: z.number().optional(),
-  parent_id: z.number(),
+  size: z.number().int(),
+  nb_folders: z.number().int().optional(),
+  nb_files: z.number().int().optional(),
+  parent_id: z.number().int(),
   path_name: z.string(),
 });
 export type TrashItemResponse = z.infer<typeof trashItemResponse>;
 
 export const trashListResponse = z.object({ folders: z.array(trashItemResponse), files: z.array(trashItemResponse) });
+
+/** PUT /trash/(trashId): the restored File or Folder. */
+export const restoredResponse = z.union([fileResponse, folderResponse]);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { flag, id } from "@/lib/contracts/common";
+import { fileResponse } from "./files";
 
 /** Form fields and JSON bodies carry ids as numbers or numeric strings. */
 const formId = z.union([z.number(), z.string().trim()]).pipe(z.coerce.number<string | number>().int().positive().max(2_147_483_647));
@@ -62,3 +63,8 @@ export const replaceContentQuery = z.object({ full: flag, light: flag });
 export const downloadParams = z.object({ fileId: id });
 export const downloadQuery = z.object({ latest: flag, searchable: flag });
 export const tokenDownloadQuery = z.object({ token: z.string().min(1).max(200), latest: flag });
+
+/** POST /file/tus: 201 with the session ([{sessionKey}]) when opening, the File when finalising. */
+export const tusResponse = z.union([fileResponse, tusSessionResponse]);
+/** POST /file/upload: 201 File, or 200 with the missing chunks; a chunk's "OK" is text/plain. */
+export const uploadResponse = { 201: fileResponse, 200: missingChunksResponse };

@@ -1,4 +1,4 @@
-import { createFolderBody, createFolderQuery } from "@/lib/contracts/folders";
+import { createFolderBody, createFolderQuery, folderResponse } from "@/lib/contracts/folders";
 import { copyFolder } from "@/lib/server/folders/copy-folder";
 import { createFolder } from "@/lib/server/folders/create-folder";
 import { presentFolders } from "@/lib/server/folders/present-folders";
@@ -9,7 +9,7 @@ import { created, route } from "@/lib/server/http/route";
 export const runtime = "nodejs";
 
 // POST /api/folder: create a folder (201, or 200 with the existing one), or `copy` a folder tree into parent_id
-export const POST = route({ query: createFolderQuery, body: createFolderBody }, async ({ ctx, query, body }) => {
+export const POST = route({ query: createFolderQuery, body: createFolderBody, response: folderResponse }, async ({ ctx, query, body }) => {
   const mode = modeOf(query);
   if (query.copy !== undefined) return created(await copyFolder(ctx, query.copy, body.parent_id, mode));
   const result = await createFolder(ctx, body);

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { users, versionPreviews, type User, type VersionPreview } from "@/db/schema";
+import type { ThumbnailStateResponse } from "@/lib/contracts/previews";
 import { getBlobStore } from "@/lib/server/blobs/stores";
 import { accountRefusal } from "../auth/account-state";
 import type { Ctx } from "../context";
@@ -29,7 +30,7 @@ export type ThumbnailQuery = { state: boolean; token?: string; key?: string };
  * previews (no row) gets its thumbnail queued on the way. A link share's visitor reads the
  * thumbnails of the files it shows (`key`): a small derived image, so preview-only links have them too.
  */
-export async function readThumbnail(ctx: Ctx, versionId: number, query: ThumbnailQuery, visit: ShareVisit | null, ifNoneMatch: string | null): Promise<Response | { state: string }> {
+export async function readThumbnail(ctx: Ctx, versionId: number, query: ThumbnailQuery, visit: ShareVisit | null, ifNoneMatch: string | null): Promise<Response | ThumbnailStateResponse> {
   const version = visit ? await sharedVersion(ctx, versionId, visit) : await readableVersion(ctx, versionId, query.token);
   let preview = await findPreview(ctx.db, version.id);
   if (!preview) {
@@ -37,7 +38,8 @@ export async function readThumbnail(ctx: Ctx, versionId: number, query: Thumbnai
     preview = (await findPreview(ctx.db, version.id))!;
   }
   if (preview.state === "none") throw new AppError("unsupported_media_type", "This format has no thumbnail", { state: "none", reason: preview.error });
-  if (query.state) return { state: preview.state };
+  // The column is text: its states are those of the contract (make-preview writes them), "none" refused above.
+  if (query.state) return { state: preview.state as ThumbnailStateResponse["state"] };
 
   const deadline = Date.now() + waitMs();
   while (isInProgress(preview) && Date.now() < deadline) {

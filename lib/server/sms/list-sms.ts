@@ -10,6 +10,6 @@ export async function listSms(ctx: AuthedCtx, paging: { offset_start: number; nb
     ctx.db.select().from(smsMessages).orderBy(desc(smsMessages.id)).limit(paging.nb_objects).offset(paging.offset_start),
     ctx.db.select({ n: count() }).from(smsMessages),
   ]);
-  const objects = found.map((m) => ({ id: m.id, to: m.to, body: m.body, provider: m.provider, creation_date: iso(m.createdAt), sent_date: iso(m.sentAt), error: m.error }));
+  const objects = found.map((m) => ({ id: m.id, to: m.to, body: m.body, provider: m.provider, creation_date: m.createdAt.toISOString(), sent_date: iso(m.sentAt), error: m.error }));
   return envelope(objects, paging.offset_start, Number(total.n));
 }

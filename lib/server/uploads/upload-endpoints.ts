@@ -1,6 +1,6 @@
 import "server-only";
-import { fileParams } from "@/lib/contracts/files";
-import { replaceContentQuery, uploadQuery } from "@/lib/contracts/uploads";
+import { fileParams, fileResponse } from "@/lib/contracts/files";
+import { replaceContentQuery, uploadQuery, uploadResponse } from "@/lib/contracts/uploads";
 import { depositAnswers, ulinkKeyParams } from "@/lib/contracts/ulinks";
 import { presentFiles } from "../files/present-files";
 import { modeOf } from "../present/mode";
@@ -21,13 +21,13 @@ function chunkedAnswer(outcome: Exclude<UploadOutcome, { kind: "file" }>) {
 }
 
 /** POST /api/file/upload: multipart upload, whole (201 File) or chunked ("OK", [{missing}], then 201 File). */
-export const uploadFileEndpoint = endpoint({ query: uploadQuery }, async ({ ctx, query, source }) => {
+export const uploadFileEndpoint = endpoint({ query: uploadQuery, response: uploadResponse }, async ({ ctx, query, source }) => {
   const outcome = await uploadFile(ctx, source, { meta: query.meta, mode: modeOf(query) });
   return outcome.kind === "file" ? created(outcome.file) : chunkedAnswer(outcome);
 });
 
 /** PUT /api/file/(fileId)/upload: the current version's content replaced (application/octet-stream), no new version. */
-export const replaceContentEndpoint = endpoint({ params: fileParams, query: replaceContentQuery }, async ({ ctx, params, query, source }) => {
+export const replaceContentEndpoint = endpoint({ params: fileParams, query: replaceContentQuery, response: fileResponse }, async ({ ctx, params, query, source }) => {
   const { file, version, folder, rights } = await replaceContent(ctx, params.fileId, source);
   const [json] = await presentFiles(ctx, [{ file, version, folder }], modeOf(query), { rights: new Map([[folder.id, rights]]) });
   return json;

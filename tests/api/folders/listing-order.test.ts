@@ -92,17 +92,24 @@ describe("GET /api/folder/(folderId) with order and direction", () => {
     await expectAuthRequired(folderRoute.GET, { ...at(work.id), query: { order: "size" } });
   });
 
-  it("reads a page of a large folder by name, date, size or owner without sorting the whole folder (EXPLAIN)", async () => {
+  it("a page by name can be read from the folder's name index in either direction, without sorting the folder (EXPLAIN)", async () => {
     const db = await getDb();
-    const plan = async (orderBy: string, join = "") =>
-      rows<Record<string, string>>(
-        await db.execute(
-          sql.raw(`EXPLAIN SELECT f.id FROM files f ${join} WHERE f.folder_id = 1 AND f.deleted_at IS NULL ORDER BY ${orderBy} LIMIT 100 OFFSET 100`),
-        ),
-      )
-        .map((r) => Object.values(r)[0])
-        .join("\n");
-    expect(await plan("f.name_key, f.id")).toMatch(/files_folder_id_name_idx/);
-    expect(await plan("f.name_key DESC, f.id DESC")).toMatch(/files_folder_id_name_idx/);
+    // The shared test database's statistics (a few rows per folder) may rightly prefer a sort of
+    // a tiny folder; with sorting priced out, the plan shows whether an index gives the order a
+    // folder of millions needs. The orders by date, size and owner have no such index yet.
+    const plan = (orderBy: string) =>
+      db.transaction(async (tx) => {
+        await tx.execute(sql.raw("SET LOCAL enable_sort = off"));
+        const explained = await tx.execute(sql.raw(`EXPLAIN SELECT f.id FROM files f WHERE f.folder_id = 1 AND f.deleted_at IS NULL ORDER BY ${orderBy} LIMIT 100 OFFSET 100`));
+        return rows<Record<string, string>>(explained)
+          .map((r) => Object.values(r)[0])
+          .join("\n");
+      });
+    for (const order of ["f.name_key, f.id", "f.name_key DESC, f.id DESC"]) {
+      const text = await plan(order);
+      expect(text, text).toMatch(/files_folder_id_name_idx/);
+      // No Sort node over the folder (an Incremental Sort on the id tie-breaker among equal names is fine).
+      expect(text, text).not.toMatch(/(^|->)\s*Sort\s+\(cost/m);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { folderTimelineResponse } from "@/lib/contracts/timelines";
 import { folderParams } from "@/lib/contracts/folders";
 import { listVersionsQuery } from "@/lib/contracts/files";
 import { otherMethods } from "@/lib/server/http/methods";
@@ -8,6 +9,6 @@ import { readFolderTimeline } from "@/lib/server/timelines/folder-timeline";
 export const runtime = "nodejs";
 
 // GET /api/folder/(folderId)/timeline: the Folder plus its events, newest first
-export const GET = route({ params: folderParams, query: listVersionsQuery }, ({ ctx, params, query }) => readFolderTimeline(ctx, params.folderId, modeOf(query)));
+export const GET = route({ params: folderParams, query: listVersionsQuery, response: folderTimelineResponse }, ({ ctx, params, query }) => readFolderTimeline(ctx, params.folderId, modeOf(query)));
 
 export const { PUT, PATCH, POST, DELETE } = otherMethods({ GET });

@@ -1,3 +1,4 @@
+import { fileResponse } from "@/lib/contracts/files";
 import { copyTemplateBody, copyTemplateQuery } from "@/lib/contracts/templates";
 import { otherMethods } from "@/lib/server/http/methods";
 import { modeOf } from "@/lib/server/present/mode";
@@ -7,6 +8,6 @@ import { copyTemplate } from "@/lib/server/templates/copy-template";
 export const runtime = "nodejs";
 
 // POST /api/template/file/copy: a new file from a template {template_id, parent_id, name} (201 File; the blob is shared)
-export const POST = route({ query: copyTemplateQuery, body: copyTemplateBody }, async ({ ctx, query, body }) => created(await copyTemplate(ctx, body, modeOf(query))));
+export const POST = route({ query: copyTemplateQuery, body: copyTemplateBody, response: { 201: fileResponse } }, async ({ ctx, query, body }) => created(await copyTemplate(ctx, body, modeOf(query))));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -1,5 +1,5 @@
-import { tokenResponse } from "@/lib/contracts/links";
 import { fileTokenParams } from "@/lib/contracts/files";
+import { tokenResponse } from "@/lib/contracts/links";
 import { otherMethods } from "@/lib/server/http/methods";
 import { route } from "@/lib/server/http/route";
 import { createFileToken } from "@/lib/server/tokens/create-file-token";
