@@ -46,6 +46,17 @@ export function numberedName(name: string, n: number, isFile = true): string {
   return `${name} (${n})`;
 }
 
+/** Names made unique as they come, ignoring case: "a.txt", "A (2).txt"... (the top level of a zip). */
+export function uniqueNamer(): (name: string, isFile: boolean) => string {
+  const taken = new Set<string>();
+  return (name, isFile) => {
+    let candidate = name;
+    for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = numberedName(name, n, isFile);
+    taken.add(candidate.toLowerCase());
+    return candidate;
+  };
+}
+
 /** The first of name, "name (2)", "name (3)", ... that `isTaken` refuses. */
 export async function firstFreeName(name: string, isTaken: (candidate: string) => Promise<boolean>, isFile = true): Promise<string> {
   if (!(await isTaken(name))) return name;

@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { fileVersions, files, folders, type ShareRow } from "@/db/schema";
-import { numberedName } from "../files/names";
+import { uniqueNamer } from "../files/names";
 import { idArray } from "../folders/id-array";
 import { loadRootItems } from "./share-items";
 
@@ -20,13 +20,7 @@ export type ZipEntry =
  */
 export async function listZipEntries(db: DbOrTx, share: Pick<ShareRow, "id" | "ownerId">): Promise<ZipEntry[]> {
   const roots = await loadRootItems(db, share);
-  const taken = new Set<string>();
-  const topName = (name: string, isFile: boolean) => {
-    let candidate = name;
-    for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = numberedName(name, n, isFile);
-    taken.add(candidate.toLowerCase());
-    return candidate;
-  };
+  const topName = uniqueNamer();
   const entries: ZipEntry[] = roots.files.map(({ file, version }) => ({ path: topName(file.name, true), kind: "file", blobId: version.blobId, size: version.size, mime: version.mime, mtime: version.modifiedAt }));
 
   for (const root of roots.folders) {

@@ -4,7 +4,7 @@ import type { DbOrTx } from "@/db";
 import { fileVersions, files, folders, type User } from "@/db/schema";
 import { ZIP_MAX_ENTRIES } from "@/lib/contracts/zip";
 import { AppError } from "../errors";
-import { numberedName } from "../files/names";
+import { uniqueNamer } from "../files/names";
 import { idArray } from "../folders/id-array";
 import { resolveRightsMany } from "../rights/resolve-many";
 import type { ZipEntry } from "../shares/zip-entries";
@@ -57,13 +57,7 @@ export async function listUserZipEntries(db: DbOrTx, user: Pick<User, "id" | "ro
   if (roots.length + subtree.length + picked.length > ZIP_MAX_ENTRIES) throw tooLarge();
   for (const [id, found] of await resolveRightsMany(db, user, subtree.map((f) => f.id))) rights.set(id, found);
 
-  const taken = new Set<string>();
-  const topName = (name: string, isFile: boolean) => {
-    let candidate = name;
-    for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = numberedName(name, n, isFile);
-    taken.add(candidate.toLowerCase());
-    return candidate;
-  };
+  const topName = uniqueNamer();
   const entries: ZipEntry[] = [];
   const leftOut: string[] = [];
   for (const { version, name, folderId } of picked) {
