@@ -96,6 +96,8 @@ export const fileTokens = pgTable("file_tokens", {
   shareId: integer("share_id").references(() => shares.id, { onDelete: "cascade" }),
   /** The email-share recipient whose personal address asked for it, so their download counts for them. */
   recipientId: integer("recipient_id"),
+  /** The link visitor (link_visitors) who asked for it, so their download counts for them. */
+  visitorId: integer("visitor_id"),
   /** download, preview or edit; `<use>:pinned` for a token held to its version whatever `latest` asks (pinnedUse). */
   type: text("type").notNull(),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),

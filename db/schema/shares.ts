@@ -69,6 +69,8 @@ export const shareAccesses = pgTable(
     visitor: text("visitor").notNull(),
     /** The email-share recipient the visit came through, when any. */
     recipientId: integer("recipient_id"),
+    /** The link visitor (link_visitors, who passed the link's gate) it came from, when any. */
+    visitorId: integer("visitor_id"),
     ip: text("ip"),
     env: jsonb("env"),
     geo: jsonb("geo"),

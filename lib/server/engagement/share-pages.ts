@@ -39,7 +39,7 @@ export async function getPagedFileOrThrow(db: DbOrTx, { share }: ShareVisit, fil
 export async function getSharePages(ctx: Ctx, visit: ShareVisit, fileId: number): Promise<SharePagesJson> {
   const { file, version, kind, share } = await getPagedFileOrThrow(ctx.db, visit, fileId);
   const counted = await countPages(ctx.db, version, kind);
-  await recordShareAccess(ctx.db, share, ctx.request, { kind: "preview", fileId: file.id, versionId: version.id, timeline: true, recipientId: visit.recipientId });
+  await recordShareAccess(ctx.db, share, ctx.request, { kind: "preview", fileId: file.id, versionId: version.id, timeline: true, recipientId: visit.recipientId, visitorId: visit.visitorId });
   return { file_id: fileId, name: file.name, kind, ...counted };
 }
 

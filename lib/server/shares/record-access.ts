@@ -14,16 +14,18 @@ export const visitorOf = (request: RequestInfo) => createHash("sha256").update(`
 /**
  * Records one use of a link for its owner's activity view; a preview or a file download is also
  * a file timeline event (4, 3) with no actor, as the visitor has no account. A visit through an
- * email share's personal address (`r`) counts for that recipient.
+ * email share's personal address (`r`) counts for that recipient, one by a visitor who passed the
+ * link's gate for that visitor (their downloads in the link's analytics).
  */
 export async function recordShareAccess(
   db: DbOrTx,
   share: Pick<ShareRow, "id">,
   request: RequestInfo,
-  access: { kind: AccessKind; fileId?: number; versionId?: number; timeline?: boolean; recipientId?: number | null },
+  access: { kind: AccessKind; fileId?: number; versionId?: number; timeline?: boolean; recipientId?: number | null; visitorId?: number | null },
 ) {
   await db.insert(shareAccesses).values({
     recipientId: access.recipientId ?? null,
+    visitorId: access.visitorId ?? null,
     shareId: share.id,
     kind: access.kind,
     fileId: access.fileId ?? null,

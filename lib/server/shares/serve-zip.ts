@@ -37,7 +37,7 @@ export async function serveShareZip(req: IncomingMessage, res: ServerResponse): 
     const request = toWebRequest(req, url);
     const rawKey = /\/zip\/share\/([^/]+)\/?$/.exec(url.pathname)?.[1];
     // The visitor is authenticated as under route({ auth: "link" }): one resolver for every link route.
-    const { share, recipientId } = await resolveLinkVisitor(db, request, rawKey === undefined ? undefined : decodeURIComponent(rawKey), { kind: "share" });
+    const { share, recipientId, visitorId } = await resolveLinkVisitor(db, request, rawKey === undefined ? undefined : decodeURIComponent(rawKey), { kind: "share" });
     shareId = share.id;
     await assertShareAllows(db, share, "download");
     // A zip would carry the documents unstamped: a watermarked link's files are downloaded one by one.
@@ -60,7 +60,7 @@ export async function serveShareZip(req: IncomingMessage, res: ServerResponse): 
     try {
       const info = requestInfo(request);
       if (wantsReceipt(share)) await queueDownloadReceipt(db, share, name, parseEnvironment(info.userAgent)?.browser ?? "", appUrl(request));
-      await recordShareAccess(db, share, info, { kind: "zip", recipientId });
+      await recordShareAccess(db, share, info, { kind: "zip", recipientId, visitorId });
     } catch (error) {
       // The zip went out whole: a failure to record it must not take the download back.
       console.error("[coffre] recording a zip download failed:", error);

@@ -20,7 +20,7 @@ import { claimDownload, releaseDownload } from "./single-download";
 export async function prepareShareDownload(db: DbOrTx, token: string, http: DownloadRequest, base: string): Promise<PreparedDownload | null> {
   const redeemed = await redeemShareToken(db, token, "download");
   if (!redeemed) return null;
-  const { share, file, version, recipientId } = redeemed;
+  const { share, file, version, recipientId, visitorId } = redeemed;
   const single = isSingleDownload(share);
   // A watermarked PDF is made for each download: served whole, like a single download.
   const stamped = isWatermarked(share) && contentKind(version.mime, file.name) === "pdf";
@@ -45,7 +45,7 @@ export async function prepareShareDownload(db: DbOrTx, token: string, http: Down
       }
       if (!isGet || !fromStart) return;
       if (wantsReceipt(share)) await queueDownloadReceipt(db, share, file.name, parseEnvironment(http.info.userAgent)?.browser ?? "", base);
-      await recordShareAccess(db, share, http.info, { kind: "download", fileId: file.id, versionId: version.id, recipientId });
+      await recordShareAccess(db, share, http.info, { kind: "download", fileId: file.id, versionId: version.id, recipientId, visitorId });
     },
   };
 }

@@ -31,15 +31,15 @@ export async function assertShareAllows(db: DbOrTx, share: ShareRow, type: Share
  * a user, redeemed by the same routes as user tokens (`GET /file/download?token=` for
  * downloads). Issuing a preview token counts as a preview of the file.
  */
-export async function createShareToken(ctx: Ctx, { share, recipientId, accessToken }: ShareVisit, ref: ShareFileRef, type: ShareTokenType): Promise<{ token: string }> {
+export async function createShareToken(ctx: Ctx, { share, recipientId, visitorId, accessToken }: ShareVisit, ref: ShareFileRef, type: ShareTokenType): Promise<{ token: string }> {
   await assertShareAllows(ctx.db, share, type);
   const { file, version } = await findFile(ctx.db, share, ref);
   // A watermarked link's download names its visitor in the token, for the stamp (watermark-text.ts).
   const token = newToken() + (type === "download" && isWatermarked(share) ? await visitorTokenEnding(ctx.db, share.id, accessToken) : "");
   await ctx.db.transaction(async (tx) => {
     await tx.delete(fileTokens).where(and(eq(fileTokens.shareId, share.id), lt(fileTokens.expiresAt, new Date())));
-    await tx.insert(fileTokens).values({ tokenHash: hashToken(token), versionId: version.id, shareId: share.id, recipientId, type, expiresAt: new Date(Date.now() + FILE_TOKEN_TTL_MS) });
-    if (type === "preview") await recordShareAccess(tx, share, ctx.request, { kind: "preview", fileId: file.id, versionId: version.id, timeline: true, recipientId });
+    await tx.insert(fileTokens).values({ tokenHash: hashToken(token), versionId: version.id, shareId: share.id, recipientId, visitorId, type, expiresAt: new Date(Date.now() + FILE_TOKEN_TTL_MS) });
+    if (type === "preview") await recordShareAccess(tx, share, ctx.request, { kind: "preview", fileId: file.id, versionId: version.id, timeline: true, recipientId, visitorId });
   });
   return { token };
 }
@@ -53,7 +53,7 @@ async function findFile(db: DbOrTx, share: ShareRow, ref: ShareFileRef) {
   return roots.files[0];
 }
 
-export type RedeemedShareToken = { share: ShareRow; file: FileRow; version: FileVersion; folder: Folder; recipientId: number | null };
+export type RedeemedShareToken = { share: ShareRow; file: FileRow; version: FileVersion; folder: Folder; recipientId: number | null; visitorId: number | null };
 
 /**
  * A share's file token, or null when the token is not one (user tokens are redeemed by
@@ -69,5 +69,5 @@ export async function redeemShareToken(db: DbOrTx, token: string, type: ShareTok
   assertUsable(share);
   await assertShareAllows(db, share, type);
   const found = await getSharedFileOrThrow(db, share, { versionId: row.versionId });
-  return { share, ...found, recipientId: row.recipientId };
+  return { share, ...found, recipientId: row.recipientId, visitorId: row.visitorId };
 }

@@ -16,7 +16,7 @@ export type VisitorRow = ShareAnalyticsJson["visitors_list"][number];
  * - `completion`: pages seen / the pages of the documents they opened (a document's page count:
  *   1 for an image, its rendition's count when known, else the highest page reported), 0..1,
  *   each document counted once per visitor however many times they opened it;
- * - `downloads`: 0, as a download through the link is not tied to a visitor.
+ * - `downloads`: the files and zips they downloaded whole through the link (share_accesses).
  */
 export async function loadVisitorRows(db: DbOrTx, shareId: number): Promise<VisitorRow[]> {
   const found = rows<{
@@ -29,10 +29,11 @@ export async function loadVisitorRows(db: DbOrTx, shareId: number): Promise<Visi
     ms: number | string | null;
     seen: number | string | null;
     pages: number | string | null;
+    downloads: number | string | null;
   }>(
     await db.execute(sql`
       SELECT v.id, v.email, ${epochMs(sql`v.first_at`)} AS first_at, ${epochMs(sql`v.last_at`)} AS last_at,
-        ${epochMs(sql`v.agreement_at`)} AS agreement_at, c.visits, c.pages, p.ms, p.seen
+        ${epochMs(sql`v.agreement_at`)} AS agreement_at, c.visits, c.pages, p.ms, p.seen, dl.downloads
       FROM link_visitors v
       LEFT JOIN (
         SELECT visitor_id, sum(ms) AS ms, count(*) FILTER (WHERE ms > 0) AS seen
@@ -54,6 +55,11 @@ export async function loadVisitorRows(db: DbOrTx, shareId: number): Promise<Visi
         ) d ON d.file_id = o.file_id
         GROUP BY o.visitor_id
       ) c ON c.visitor_id = v.id
+      LEFT JOIN (
+        SELECT visitor_id, count(*) AS downloads FROM share_accesses
+        WHERE share_id = ${shareId} AND visitor_id IS NOT NULL AND kind IN ('download', 'zip')
+        GROUP BY visitor_id
+      ) dl ON dl.visitor_id = v.id
       WHERE v.share_id = ${shareId}
       ORDER BY v.last_at DESC, v.id DESC`),
   );
@@ -69,7 +75,7 @@ export async function loadVisitorRows(db: DbOrTx, shareId: number): Promise<Visi
       ms: Number(r.ms ?? 0),
       pages_seen: seen,
       completion: pages > 0 ? Math.min(1, Math.round((seen / pages) * 1000) / 1000) : 0,
-      downloads: 0,
+      downloads: Number(r.downloads ?? 0),
       agreement_at: isoOf(r.agreement_at),
     };
   });
