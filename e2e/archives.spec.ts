@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { screenshot, seedFolder, signInAsAdmin } from "./helpers";
+import { newestFirst, screenshot, seedFolder, signInAsAdmin } from "./helpers";
 
 const suffix = () => Math.random().toString(36).slice(2, 7);
 const row = (page: Page, name: string) => page.getByRole("row").filter({ has: page.getByText(name, { exact: true }) });
@@ -9,6 +9,7 @@ test("a folder is archived from its menu, appears on the Archives page, and is r
   const folder = await seedFolder(request, name, ["minutes.txt", "budget.txt"]);
   await signInAsAdmin(page);
   await page.goto("/files");
+  await newestFirst(page);
   await expect(row(page, name)).toBeVisible();
 
   // The row's menu: Archive.

@@ -82,7 +82,7 @@ test("a user changes their password, with clear refusals on the way", async ({ p
   await expect(page.getByTestId("user-name")).toHaveText("Grace Hopper");
   await page.getByRole("navigation").getByRole("link", { name: "Account" }).click();
 
-  const form = page.getByRole("region", { name: "Password" });
+  const form = page.getByRole("region", { name: "Password", exact: true });
   const fill = async (current: string, next: string, confirm = next) => {
     await form.getByLabel("Current password").fill(current);
     await form.getByLabel("New password", { exact: true }).fill(next);

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { pdfWithText, solidPng } from "./fixtures";
-import { adminApi, createUser, screenshot, seedFolder, signIn, signInAsAdmin } from "./helpers";
+import { adminApi, createUser, newestFirst, screenshot, seedFolder, signIn, signInAsAdmin } from "./helpers";
 
 const suffix = () => Math.random().toString(36).slice(2, 7);
 const row = (page: Page, name: string) => page.getByRole("row").filter({ has: page.getByText(name, { exact: true }) });
@@ -157,6 +157,7 @@ test("a folder's access is given to a second user, who then finds it in their sh
 
   await signInAsAdmin(page);
   await page.goto("/files");
+  await newestFirst(page);
   const panel = await openDetails(page, name);
   await panel.getByRole("tab", { name: "Access" }).click();
   await panel.getByLabel(/Add a person or a group/).fill(other.lastname);

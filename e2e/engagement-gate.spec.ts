@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { screenshot, seedFolder, signInAsAdmin } from "./helpers";
+import { newestFirst, screenshot, seedFolder, signInAsAdmin } from "./helpers";
 
 const suffix = () => Math.random().toString(36).slice(2, 7);
 const row = (page: Page, name: string) => page.getByRole("row").filter({ has: page.getByText(name, { exact: true }) });
@@ -11,7 +11,8 @@ test("the owner asks visitors for an email and an agreement; a visitor passes th
   await seedFolder(request, name, ["proposal.txt", "pricing.txt"]);
   await signInAsAdmin(page);
   await page.goto("/files");
-  // The row's own menu, below the fold in the full run's long list (it once scrolled the list to its top).
+  await newestFirst(page);
+  // The row's own menu (a click on its ⋯ below the fold once scrolled the list to its top and was lost).
   await expect(row(page, name)).toBeVisible();
   await row(page, name).getByRole("button", { name: `More actions for ${name}` }).click();
   await page.getByRole("menuitem", { name: "Share by link" }).click();

@@ -62,3 +62,16 @@ export async function seedFolder(request: APIRequestContext, name: string, files
   await end();
   return folder as { id: number; name: string };
 }
+
+/**
+ * My files newest first (Modified, descending): in the full run it holds every journey's folders,
+ * more than the list renders, and a journey's own folder is the newest.
+ */
+export async function newestFirst(page: Page) {
+  const modified = page.getByRole("button", { name: "Sort by Modified" });
+  const header = page.getByRole("columnheader").filter({ has: modified });
+  await modified.click();
+  await expect(header).toHaveAttribute("aria-sort", "ascending");
+  await modified.click();
+  await expect(header).toHaveAttribute("aria-sort", "descending");
+}

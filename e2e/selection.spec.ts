@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { unzip } from "../tests/helpers/unzip";
 import { pdfWithText, solidPng } from "./fixtures";
-import { adminApi, screenshot, seedFolder, signInAsAdmin } from "./helpers";
+import { adminApi, newestFirst, screenshot, seedFolder, signInAsAdmin } from "./helpers";
 
 const suffix = () => Math.random().toString(36).slice(2, 7);
 const md5 = (data: Buffer) => createHash("md5").update(data).digest("hex");
@@ -102,6 +102,7 @@ test("a folder is downloaded as one zip whose files have the uploaded bytes", as
   const { folder, pdf, png } = await seedScene(page);
   await signInAsAdmin(page);
   await page.goto("/files");
+  await newestFirst(page);
   await checkCell(page, folder.name).click();
   const [download] = await Promise.all([page.waitForEvent("download"), runAction(page, "Download")]);
   expect(download.suggestedFilename()).toBe(`${folder.name}.zip`);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createUser, screenshot, seedFolder, signIn, signInAsAdmin } from "./helpers";
+import { createUser, newestFirst, screenshot, seedFolder, signIn, signInAsAdmin } from "./helpers";
 import { mailText, receivedMails } from "./mailbox";
 
 const suffix = () => Math.random().toString(36).slice(2, 7);
@@ -49,6 +49,7 @@ test("a folder invites an outside address from its share dialog: the invitation 
   const outsider = `guest-${suffix()}@outside.example`;
   await signInAsAdmin(page);
   await page.goto("/files");
+  await newestFirst(page);
   await row(page, name).getByRole("button", { name: `More actions for ${name}` }).click();
   await page.getByRole("menuitem", { name: "Share by link" }).click();
   const dialog = page.getByRole("dialog", { name: `Share “${name}”` });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { pdfWithText } from "./fixtures";
 import { ADMIN } from "./env";
-import { adminApi, screenshot, seedFolder, signInAsAdmin } from "./helpers";
+import { adminApi, newestFirst, screenshot, seedFolder, signInAsAdmin } from "./helpers";
 import { receivedMails } from "./mailbox";
 
 const suffix = () => Math.random().toString(36).slice(2, 7);
@@ -11,6 +11,7 @@ const row = (page: Page, name: string) => page.getByRole("row").filter({ has: pa
 /** Opens the folder's parent, selects the folder and runs a toolbar action on it. */
 async function actOnFolder(page: Page, name: string, action: string) {
   await page.goto("/files");
+  await newestFirst(page);
   await row(page, name).click();
   await page.getByRole("toolbar", { name: "Actions" }).getByRole("button", { name: action }).click();
 }

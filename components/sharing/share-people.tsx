@@ -55,10 +55,12 @@ export function AddPeople({ item, recursive = true, linkId = null }: { item: Ite
 
   const label = isFolder ? t("sharing.people.add") : t("sharing.people.addEmail");
   const waiting = isFolder && found.isFetching && !found.data;
+  const listed = search.length >= 3 && !waiting;
   return (
     <div className={styles.addPerson}>
-      <input type="search" className={styles.input} aria-label={label} placeholder={isFolder ? t("sharing.people.placeholder") : label} aria-controls={listId} value={text} onChange={(e) => setText(e.target.value)} />
-      {search.length >= 3 && !waiting && (
+      {/* aria-controls names the list only while it exists (axe: a reference to no element is invalid). */}
+      <input type="search" className={styles.input} aria-label={label} placeholder={isFolder ? t("sharing.people.placeholder") : label} aria-controls={listed ? listId : undefined} value={text} onChange={(e) => setText(e.target.value)} />
+      {listed && (
         <ul id={listId} className={styles.suggestions} aria-label={t("details.suggestions")}>
           {people.map((person) => (
             <li key={person.id}>
