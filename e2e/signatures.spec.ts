@@ -140,7 +140,7 @@ test("a PDF is sent for signature from the file browser, signed with a drawn sig
   await page.getByTestId("invitation-subject").fill(`Your lease ${folderName}`);
   await page.getByTestId("invitation-message").fill("Hello Ada,\nplease sign <today> & thanks.");
   await page.getByRole("button", { name: "Save the settings" }).click();
-  await expect(page.getByText("Saved")).toBeVisible();
+  await expect(page.getByText("Saved.", { exact: true })).toBeVisible();
   await screenshot(page, "signature-builder", { fullPage: true });
   expect(await seriousViolations(page), "builder").toEqual([]);
 
