@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef, useState, type MouseEvent } from "react";
+import { useId, useRef, useState, type MouseEvent } from "react";
 import { previewKind } from "@/components/file-preview/preview-kind";
 import { useT } from "@/lib/i18n/provider";
 import type { Item } from "@/lib/queries/files";
@@ -11,6 +11,7 @@ import { itemKey } from "./format";
 import { CommentMarker, ItemIcon, MoreIcon } from "./row-marks";
 import { RowCheck, SelectAllBox, useRowDrag } from "./row-select";
 import { useGridKeyboard } from "./use-grid-keyboard";
+import { useKeepInView, useNearEnd, useScrollView } from "./use-scroll-window";
 
 const TILE_WIDTH = 168;
 const TILE_HEIGHT = 200;
@@ -27,34 +28,14 @@ export function FileGrid(props: FileListProps) {
   const t = useT();
   const scroller = useRef<HTMLDivElement>(null);
   const keysId = useId();
-  const [view, setView] = useState({ top: 0, height: 600, width: 800 });
-
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    const measure = () => setView({ top: el.scrollTop, height: el.clientHeight, width: el.clientWidth });
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
+  const { view, onScroll } = useScrollView(scroller);
 
   const columns = Math.max(1, Math.floor((view.width - 16) / TILE_WIDTH));
   const lines = Math.ceil(items.length / columns);
   const first = Math.max(0, Math.floor(view.top / TILE_HEIGHT) - OVERSCAN) * columns;
   const last = Math.min(items.length, (Math.ceil((view.top + view.height) / TILE_HEIGHT) + OVERSCAN) * columns);
-  const { onNearEnd } = props;
-  useEffect(() => {
-    if (last >= items.length - 20) onNearEnd();
-  }, [last, items.length, onNearEnd]);
-
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el || active < 0) return;
-    const top = Math.floor(active / columns) * TILE_HEIGHT;
-    if (top < el.scrollTop) el.scrollTop = top;
-    else if (top + TILE_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + TILE_HEIGHT - el.clientHeight;
-  }, [active, columns]);
+  useNearEnd(last, items.length, props.onNearEnd);
+  useKeepInView(scroller, active, { top: Math.floor(active / columns) * TILE_HEIGHT, size: TILE_HEIGHT, header: 0 });
 
   const dragProps = useRowDrag(props);
   const onKeyDown = useGridKeyboard({ ...props, scroller, columns, page: Math.max(1, Math.floor(view.height / TILE_HEIGHT)) * columns });
@@ -93,7 +74,7 @@ export function FileGrid(props: FileListProps) {
         tabIndex={0}
         data-testid="file-grid"
         onKeyDown={onKeyDown}
-        onScroll={(e) => setView((v) => ({ ...v, top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight }))}
+        onScroll={onScroll}
         onFocus={(e) => {
           if (e.target === e.currentTarget && active < 0 && items.length > 0) props.onActive(Math.min(items.length - 1, Math.ceil(e.currentTarget.scrollTop / TILE_HEIGHT) * columns));
         }}

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useId, useRef, useState, type MouseEvent, type ReactNode } from "react";
+import { useId, useRef, type MouseEvent, type ReactNode } from "react";
 import { useLanguage, useT } from "@/lib/i18n/provider";
 import { htmlLang } from "@/lib/i18n/languages";
 import type { MessageKey } from "@/lib/i18n/translate";
@@ -14,6 +14,7 @@ import { formatBytes, formatDate, formatDay, itemKey } from "./format";
 import { CommentMarker, ItemIcon, MoreIcon } from "./row-marks";
 import { RowCheck, SelectAllBox, useRowDrag } from "./row-select";
 import { useGridKeyboard } from "./use-grid-keyboard";
+import { useKeepInView, useNearEnd, useScrollView } from "./use-scroll-window";
 import type { SelectMode } from "./use-selection";
 
 export type SortColumn = "name" | "size" | "modification" | "owner";
@@ -70,34 +71,12 @@ export function FileList(props: FileListProps) {
   const locale = htmlLang(useLanguage());
   const scroller = useRef<HTMLDivElement>(null);
   const keysId = useId();
-  const [view, setView] = useState({ top: 0, height: 600 });
-
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    const measure = () => setView({ top: el.scrollTop, height: el.clientHeight });
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
+  const { view, onScroll } = useScrollView(scroller);
 
   const first = Math.max(0, Math.floor(view.top / rowHeight) - OVERSCAN);
   const last = Math.min(items.length, Math.ceil((view.top + view.height) / rowHeight) + OVERSCAN);
-  const { onNearEnd } = props;
-  useEffect(() => {
-    if (last >= items.length - 20) onNearEnd();
-  }, [last, items.length, onNearEnd]);
-
-  // The active row stays in view as the keyboard moves it.
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el || active < 0) return;
-    const header = SHORT_ROW;
-    const rowTop = active * rowHeight;
-    if (rowTop < el.scrollTop) el.scrollTop = rowTop;
-    else if (rowTop + rowHeight + header > el.scrollTop + el.clientHeight) el.scrollTop = rowTop + rowHeight + header - el.clientHeight;
-  }, [active, rowHeight]);
+  useNearEnd(last, items.length, props.onNearEnd);
+  useKeepInView(scroller, active, { top: active * rowHeight, size: rowHeight, header: SHORT_ROW });
 
   const dragProps = useRowDrag(props);
   const onKeyDown = useGridKeyboard({ ...props, scroller, page: Math.max(1, Math.floor(view.height / rowHeight) - 1) });
@@ -128,7 +107,7 @@ export function FileList(props: FileListProps) {
       aria-describedby={keysId}
       tabIndex={0}
       onKeyDown={onKeyDown}
-      onScroll={(e) => setView({ top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight })}
+      onScroll={onScroll}
       onFocus={(e) => {
         // The grid itself taking focus (Tab, or a click on a row) starts on the first row in view: row 0
         // would scroll the list to its top under the pointer, and the click would land on another row.

@@ -2,19 +2,12 @@ import "server-only";
 import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { events } from "@/db/schema";
+import type { TimelineEventResponse } from "@/lib/contracts/timelines";
 import { iso } from "../present/envelope";
 import { loadOwnerNames } from "../users/owner-names";
 
-export type EventJson = {
-  id: number;
-  type: number;
-  date: string | null;
-  geo: unknown;
-  env: unknown;
-  owner: string;
-  owner_id: string;
-  data: unknown;
-};
+/** One event as stored, before timelines nest replies and group downloads (the contract's Event). */
+export type EventJson = Omit<TimelineEventResponse, "responses" | "subtype" | "extended">;
 
 export type EventRow = typeof events.$inferSelect;
 
