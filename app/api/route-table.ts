@@ -164,6 +164,7 @@ export const API_ROUTES: { template: string; load: () => Promise<unknown> }[] = 
   { template: "/api/signatures/received/export", load: () => import("@/app/api/signatures/received/export/route") },
   { template: "/api/signatures/received", load: () => import("@/app/api/signatures/received/route") },
   { template: "/api/signatures", load: () => import("@/app/api/signatures/route") },
+  { template: "/api/signatures/seal", load: () => import("@/app/api/signatures/seal/route") },
   { template: "/api/signatures/templates", load: () => import("@/app/api/signatures/templates/route") },
   { template: "/api/sso/[providerId]/callback", load: () => import("@/app/api/sso/[providerId]/callback/route") },
   { template: "/api/sso/[providerId]/login", load: () => import("@/app/api/sso/[providerId]/login/route") },

@@ -16,6 +16,7 @@ import { canonicalTimeZone, timeZoneLabel } from "@/lib/contracts/time-zones";
 import styles from "./admin.module.css";
 import { BrandingCard } from "./branding-card";
 import { describeAdminError } from "./describe-error";
+import { SigningSealCard } from "./signing-seal-card";
 
 const FEATURES = ["trash", "versioning", "lock", "direct_link", "upload_link", "edit", "invitations", "oauth2"] as const;
 const MB = 1024 * 1024;
@@ -47,6 +48,7 @@ export function ConfigScreen() {
       <SecurityCard config={config.data} />
       <MfaCard config={config.data} />
       <SmtpCard config={config.data} />
+      <SigningSealCard />
     </div>
   );
 }

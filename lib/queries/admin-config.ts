@@ -3,6 +3,7 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
 import type { ConfigPatch, ConfigView, SmtpSettingsView } from "@/lib/contracts/config";
+import type { SigningSeal } from "@/lib/contracts/signing-seal";
 import { publicConfigKeys } from "./public-config";
 
 export type Config = ConfigView;
@@ -57,3 +58,6 @@ export function useRemoveLogo() {
 function invalidateBranding(queryClient: ReturnType<typeof useQueryClient>) {
   return Promise.all([queryClient.invalidateQueries({ queryKey: adminConfigKeys.all }), queryClient.invalidateQueries({ queryKey: publicConfigKeys.all })]);
 }
+
+/** GET /api/signatures/seal: the certificate that seals signed PDFs and the level of the seals. */
+export const signingSealQuery = () => queryOptions({ queryKey: ["admin", "signing-seal"] as const, queryFn: () => api.get<SigningSeal>("/api/signatures/seal") });

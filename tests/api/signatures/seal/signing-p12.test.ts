@@ -5,10 +5,12 @@ import path from "node:path";
 import forge from "node-forge";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as certificateRoute from "@/app/api/signatures/certificate/route";
+import * as sealRoute from "@/app/api/signatures/seal/route";
 import { getDb } from "@/db";
 import { sealPdf } from "@/lib/server/signatures/seal/seal-pdf";
 import { forgetSigningCredentials, getSigningCredentials, signingCaPem } from "@/lib/server/signatures/seal/signing-credentials";
-import { call } from "../../../helpers/http";
+import { createAdmin, createTestUser } from "../../../helpers/factories";
+import { call, expectError } from "../../../helpers/http";
 import { onePagePdf } from "../../../helpers/pdf-fixtures";
 import { verifyPdf } from "../../../helpers/pdfsig";
 
@@ -17,13 +19,13 @@ type Issued = { cert: forge.pki.Certificate; key: KeyObject };
 const forgeKey = (key: KeyObject) => forge.pki.privateKeyFromPem(key.export({ type: "pkcs8", format: "pem" }).toString());
 
 /** An organisation's own PKI: root CA → intermediate CA → signing certificate. */
-function issue(commonName: string, issuer: Issued | null, isCa: boolean): Issued {
+function issue(commonName: string, issuer: Issued | null, isCa: boolean, days = 365): Issued {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: "spki", format: "pem" }).toString());
   cert.serialNumber = `0${Math.floor(Math.random() * 1e12).toString(16)}`;
   cert.validity.notBefore = new Date(Date.now() - 3_600_000);
-  cert.validity.notAfter = new Date(Date.now() + 365 * 86_400_000);
+  cert.validity.notAfter = new Date(Date.now() + days * 86_400_000);
   const subject = [{ name: "commonName", value: commonName }, { name: "organizationName", value: "Example Org" }];
   cert.setSubject(subject);
   cert.setIssuer(issuer ? issuer.cert.subject.attributes : subject);
@@ -58,6 +60,9 @@ describe("SIGNING_P12", () => {
     // The CA certificates come first in the file: the signer's certificate is found by its key.
     const asn1 = forge.pkcs12.toPkcs12Asn1(forgeKey(leaf.key), [root.cert, leaf.cert, intermediate.cert], "p12 secret", { algorithm: "aes256" });
     await writeFile(path.join(dir, "seal.p12"), Buffer.from(forge.asn1.toDer(asn1).getBytes(), "binary"));
+    const soon = issue("Example Org seal ending soon", intermediate, false, 20);
+    const ending = forge.pkcs12.toPkcs12Asn1(forgeKey(soon.key), [soon.cert, intermediate.cert, root.cert], "p12 secret", { algorithm: "aes256" });
+    await writeFile(path.join(dir, "ending.p12"), Buffer.from(forge.asn1.toDer(ending).getBytes(), "binary"));
   });
 
   afterEach(() => {
@@ -111,5 +116,46 @@ describe("SIGNING_P12", () => {
     const res = await call(certificateRoute.GET, { path: "/api/signatures/certificate" });
     expect(res.status).toBe(500);
     expect(res.text).not.toContain("missing.p12");
+  });
+
+  it("GET /api/signatures/seal tells administrators which certificate seals, at which level, and warns 30 days before its end", async () => {
+    const admin = await createAdmin();
+    const seal = () => call(sealRoute.GET, { token: admin.token, path: "/api/signatures/seal" });
+
+    const platform = await seal();
+    expect(platform.status).toBe(200);
+    expect(platform.body).toMatchObject({ source: "platform", level: "B-B", timestamp_authority: null, warning: null, certificate: { platform_ca: true } });
+
+    useP12();
+    const savedTsa = process.env.SIGNING_TSA_URL;
+    process.env.SIGNING_TSA_URL = "http://127.0.0.1:9/tsa";
+    try {
+      const own = await seal();
+      expect(own.body).toMatchObject({
+        source: "p12",
+        level: "B-T",
+        timestamp_authority: "http://127.0.0.1:9/tsa",
+        warning: null,
+        certificate: { subject: "CN=Example Org document seal, O=Example Org", issuer: "CN=Example Signing CA, O=Example Org", platform_ca: false },
+        chain: [{ subject: "CN=Example Signing CA, O=Example Org" }, { subject: "CN=Example Root CA, O=Example Org" }],
+      });
+      expect(own.body.certificate.days_left).toBeGreaterThanOrEqual(364);
+    } finally {
+      if (savedTsa === undefined) delete process.env.SIGNING_TSA_URL;
+      else process.env.SIGNING_TSA_URL = savedTsa;
+    }
+
+    useP12("p12 secret", path.join(dir, "ending.p12"));
+    const ending = await seal();
+    expect(ending.body).toMatchObject({ warning: "expiring", certificate: { subject: "CN=Example Org seal ending soon, O=Example Org" } });
+    expect(ending.body.certificate.days_left).toBeLessThan(30);
+  }, 60_000);
+
+  it("GET /api/signatures/seal is refused to anyone but an administrator", async () => {
+    const user = await createTestUser();
+    const manager = await createTestUser({ role: 2 });
+    expectError(await call(sealRoute.GET, { token: user.token, path: "/api/signatures/seal" }), 403, "forbidden");
+    expectError(await call(sealRoute.GET, { token: manager.token, path: "/api/signatures/seal" }), 403, "forbidden");
+    expectError(await call(sealRoute.GET, { path: "/api/signatures/seal" }), 401);
   });
 });
