@@ -11,7 +11,7 @@ const BATCH = 500;
  * Every column that holds a blob id: a blob named in any of them is in use. A new table that
  * keeps blobs (thumbnails...) adds its column here, or its blobs will be collected.
  */
-const REFERENCES: { table: string; id: SQL }[] = [
+const REFERENCES: { table: string; id: SQL; from?: SQL }[] = [
   { table: "file_versions", id: sql`x.blob_id` },
   { table: "users", id: sql`x.picture_blob_id` },
   { table: "version_previews", id: sql`x.thumb_blob_id` },
@@ -20,11 +20,15 @@ const REFERENCES: { table: string; id: SQL }[] = [
   { table: "version_texts", id: sql`x.searchable_blob_id` },
   // The platform logo (lib/server/config/update-logo.ts) lives in the configuration's jsonb.
   { table: "platform_config", id: sql`CASE WHEN x.key = 'logo' THEN x.value->>'blob_id' END` },
+  // A mail's attachments (a signed copy, an audit trail) while it waits in the outbox.
+  { table: "emails", from: sql`, jsonb_to_recordset(CASE WHEN x.type = 'EM_TE_TOSEND' THEN x.attachments END) AS a(blob_id text)`, id: sql`a.blob_id` },
 ];
+
+const fromReference = (r: (typeof REFERENCES)[number]) => sql`${sql.identifier(r.table)} x${r.from ?? sql``}`;
 
 const unreferenced = (blobId: SQL) =>
   sql.join(
-    REFERENCES.map((r) => sql`NOT EXISTS (SELECT 1 FROM ${sql.identifier(r.table)} x WHERE ${r.id} = ${blobId})`),
+    REFERENCES.map((r) => sql`NOT EXISTS (SELECT 1 FROM ${fromReference(r)} WHERE ${r.id} = ${blobId})`),
     sql` AND `,
   );
 
@@ -114,7 +118,7 @@ async function findKnown(db: Db, ids: string[]): Promise<Set<string>> {
 
 async function findReferenced(db: Db, ids: string[]): Promise<Set<string>> {
   const list = sql.join(ids.map((id) => sql`${id}`), sql`, `);
-  const selects = REFERENCES.map((r) => sql`SELECT ${r.id} AS id FROM ${sql.identifier(r.table)} x WHERE ${r.id} IN (${list})`);
+  const selects = REFERENCES.map((r) => sql`SELECT ${r.id} AS id FROM ${fromReference(r)} WHERE ${r.id} IN (${list})`);
   const found = rows<{ id: string }>(await db.execute(sql.join(selects, sql` UNION `)));
   return new Set(found.map((r) => r.id));
 }

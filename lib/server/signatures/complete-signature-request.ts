@@ -1,5 +1,4 @@
 import "server-only";
-import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db";
@@ -11,18 +10,18 @@ import type { AuthedCtx } from "../context";
 import { commitUpload } from "../files/commit-upload";
 import { resolveFolderRights } from "../rights/resolve-rights";
 import { readBlobUpTo } from "./add-signature-document";
+import { auditTrailName, sealedAuditTrail, sha256, trailLocale, type Completion } from "./audit-trail";
 import { initiatorOf, lockRequest } from "./notify-actors";
 import { pngOfDataUrl } from "./drawn-signature";
 import { recordActivity } from "./record-activity";
 import { MAX_SIGNABLE_PDF_BYTES } from "./seal/inspect-pdf";
 import { stampAndSealPdf } from "./seal/seal-pdf";
+import type { AuditLocale } from "./seal/audit-trail-labels";
 import type { Stamp } from "./seal/stamp-fields";
 import { settleParent } from "./settle-parent";
 import { mailTranslator } from "../mail/render-mail";
 import { actorName, actorRecipient, jobBaseUrl, queueSignatureMail } from "./signature-mails";
 import { copyUrl, makeToken, newNonce } from "./signing-token";
-
-export const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 /** Every filled field of a document as the seal's stamps: drawn or typed signatures, checkboxes, text. */
 export function stampsOf(fields: SignatureFieldRow[], actors: Map<number, SignatureActorRow>): Stamp[] {
@@ -47,6 +46,8 @@ export function stampsOf(fields: SignatureFieldRow[], actors: Map<number, Signat
 }
 
 type Prepared = { doc: SignatureDocumentRow; blob: StoredBlob; before: string; after: string };
+/** The sealed audit trail as it reads once done, in each language the actors read. */
+type Trails = Map<AuditLocale, StoredBlob>;
 
 /** `Contract.pdf` → `Contract (signed).pdf` (commitUpload numbers it on a clash). */
 export const signedName = (name: string) => `${name.replace(/\.pdf$/i, "")} (signed).pdf`;
@@ -79,6 +80,7 @@ export async function completeSignatureRequest(db: Db, signatureId: number): Pro
   // The heavy work (stamp and seal, in a worker; store) happens before the transaction; the blobs
   // are only referenced once it commits, and the blob collector takes those of a failed attempt.
   const prepared: Prepared[] = [];
+  const trails: Trails = new Map();
   const store = getBlobStore();
   try {
     for (const doc of docs) {
@@ -87,6 +89,10 @@ export async function completeSignatureRequest(db: Db, signatureId: number): Pro
       const sealed = await stampAndSealPdf(db, original, stamps, { reason: `Signed by ${signers}`.slice(0, 500), name: platform_name, location: platform_name });
       const blob = await store.put(Readable.from([Buffer.from(sealed)]));
       prepared.push({ doc, blob, before: sha256(original), after: sha256(sealed) });
+    }
+    const completion: Completion = { documents: prepared.map((p) => ({ name: p.doc.name, sha256_before: p.before, sha256_after: p.after })), completedAt: new Date() };
+    for (const locale of new Set(actors.map((a) => trailLocale(a.locale)))) {
+      trails.set(locale, await store.put(Readable.from([Buffer.from(await sealedAuditTrail(db, request, locale, completion))])));
     }
     return await db.transaction(async (tx) => {
       const locked = await lockRequest(tx, request.id);
@@ -98,15 +104,15 @@ export async function completeSignatureRequest(db: Db, signatureId: number): Pro
         const { version } = await commitUpload(ctx, { folderId, name: signedName(p.doc.name), blob: p.blob, neverOverwrite: true });
         await tx.update(signatureDocuments).set({ fileSignedId: version.id, sha256Before: p.before, sha256After: p.after }).where(eq(signatureDocuments.id, p.doc.id));
       }
-      const now = new Date();
+      const now = completion.completedAt;
       await tx.update(signatureRequests).set({ status: "done", completedAt: now, updatedAt: now }).where(eq(signatureRequests.id, locked.id));
-      await recordActivity(tx, { signatureId: locked.id, action: "signature_request.done", details: { documents: prepared.map((p) => ({ name: p.doc.name, sha256_before: p.before, sha256_after: p.after })) } });
-      await mailResults(tx, locked, initiator, actors, prepared);
+      await recordActivity(tx, { signatureId: locked.id, action: "signature_request.done", date: now, details: { documents: completion.documents } });
+      await mailResults(tx, locked, initiator, actors, prepared, trails);
       await settleParent(tx, locked);
       return "done" as const;
     });
   } catch (error) {
-    await Promise.all(prepared.map((p) => store.delete(p.blob.id).catch(() => {})));
+    await Promise.all([...prepared.map((p) => p.blob), ...trails.values()].map((blob) => store.delete(blob.id).catch(() => {})));
     if (error instanceof Skip) return "skipped";
     throw error;
   }
@@ -122,18 +128,20 @@ export function mailAttachmentLimit(): number {
 
 /**
  * The initiator gets the request's page. Every other actor (signers, approvers, followers) gets
- * their copy: the signed PDFs attached while they fit the mail size limit, and always a personal
- * link to the signed documents and the audit trail.
+ * their copy: the signed PDFs and the sealed audit trail (in their language) attached while they
+ * fit the mail size limit, and always a personal link to the signed documents and the audit trail.
  */
-async function mailResults(tx: DbOrTx, request: SignatureRequestRow, initiator: User, actors: SignatureActorRow[], prepared: Prepared[]) {
+async function mailResults(tx: DbOrTx, request: SignatureRequestRow, initiator: User, actors: SignatureActorRow[], prepared: Prepared[], trails: Trails) {
   const base = jobBaseUrl();
   if (initiator.email) {
     await queueSignatureMail(tx, "done", { email: initiator.email, language: initiator.language, name: initiator.firstname }, request, { link: `${base}/signatures/${request.id}` });
   }
-  const size = prepared.reduce((sum, p) => sum + p.blob.size, 0);
-  const fits = size <= mailAttachmentLimit();
-  const attachments = fits ? prepared.map((p) => ({ filename: signedName(p.doc.name), blob_id: p.blob.id, content_type: "application/pdf" })) : [];
+  const pdf = (filename: string, blob: StoredBlob) => ({ attachment: { filename, blob_id: blob.id, content_type: "application/pdf" }, size: blob.size });
+  const signed = prepared.map((p) => pdf(signedName(p.doc.name), p.blob));
   for (const actor of actors) {
+    const files = [...signed, pdf(auditTrailName(request), trails.get(trailLocale(actor.locale))!)];
+    const fits = files.reduce((sum, f) => sum + f.size, 0) <= mailAttachmentLimit();
+    const attachments = fits ? files.map((f) => f.attachment) : [];
     let nonce = actor.tokenNonce;
     if (!nonce) {
       nonce = newNonce();

@@ -15,6 +15,8 @@ export type ActivityInput = {
   userId?: number | null;
   request?: RequestInfo | null;
   details?: Record<string, unknown>;
+  /** When it happened, if not now (a completion, so that its mailed audit trail shows the same time). */
+  date?: Date;
 };
 
 /** One line of a request's history (api.md's activity codes), with address and user agent for the audit trail. */
@@ -28,5 +30,6 @@ export async function recordActivity(db: DbOrTx, input: ActivityInput): Promise<
     ip: input.request?.ip ?? null,
     userAgent: input.request?.userAgent ?? null,
     details: input.details ?? null,
+    ...(input.date ? { date: input.date } : {}),
   });
 }

@@ -10,6 +10,7 @@ import { createTestUser, unique } from "../../helpers/factories";
 import { OPEN_TIMEOUT, openDatabase } from "../../helpers/file-ops-factories";
 import { call, expectError } from "../../helpers/http";
 import { runJobsUntil } from "../../helpers/jobs";
+import { pdfText } from "../../helpers/pdfsig";
 import { deliverTo, withLocalSmtp } from "../../helpers/smtp";
 import { api, draftWithSigners, ok, signAll, tokenFromMail } from "./signature-helpers";
 
@@ -114,7 +115,7 @@ describe("a reminder with its own message", () => {
 });
 
 describe("completion copies", () => {
-  it("every signer and follower receives the signed PDF attached and a copy link", async () => {
+  it("every signer and follower receives the signed PDF and the sealed audit trail attached, and a copy link", async () => {
     const signers = [emailOf("s1"), emailOf("s2")];
     const follower = emailOf("fol");
     const { owner, request } = await draftWithSigners({ signers, extra: [{ type: "follower", infos: { email: follower, first_name: "Fol", last_name: "Lower" } }] });
@@ -124,19 +125,26 @@ describe("completion copies", () => {
     for (const to of [...signers, follower]) {
       const stored = await newestMail(to);
       expect(stored.object).toMatch(/is signed: your copy/);
-      expect(stored.attachments).toHaveLength(1);
-      expect(stored.attachments![0].filename).toMatch(/ \(signed\)\.pdf$/);
+      expect(stored.attachments!.map((a) => a.filename)).toEqual([expect.stringMatching(/ \(signed\)\.pdf$/), `${request.name} (audit trail).pdf`]);
       // The subject is MIME-encoded (its quotes are not ASCII): the copy is the mail with an attachment.
       const received = await deliverTo(smtp(), to, (m) => /Content-Disposition: attachment/i.test(m.raw));
       expect(received.raw).toMatch(/Content-Type: application\/pdf;?\s*name=/i);
       expect(received.raw).toMatch(/Content-Disposition: attachment/i);
       expect(stored.content).toMatch(/\/api\/sign\/\d+\.[\w-]+\.[\w-]+\/signed/);
       expect(received.raw).toMatch(/signed: your copy/);
-      // The attachment is the sealed PDF.
-      const boundaryPart = received.raw.split(/Content-Disposition: attachment[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n/i)[1];
-      const pdf = Buffer.from(boundaryPart.split(/\r?\n--/)[0].replace(/\s+/g, ""), "base64");
-      expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
-      expect(pdf.toString("latin1")).toContain("/ByteRange");
+      // Both attachments are sealed PDFs: the signed document, then the trail as it reads once done.
+      const parts = received.raw.split(/Content-Disposition: attachment[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n/i).slice(1);
+      const pdfs = parts.map((part) => Buffer.from(part.split(/\r?\n--/)[0].replace(/\s+/g, ""), "base64"));
+      expect(pdfs).toHaveLength(2);
+      for (const pdf of pdfs) {
+        expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+        expect(pdf.toString("latin1")).toContain("/ByteRange");
+      }
+      const trail = await pdfText(pdfs[1]);
+      // Columns wrap long addresses: compared without the layout's spaces and line breaks.
+      for (const email of signers) expect(trail.replace(/\s+/g, "")).toContain(email);
+      expect(trail).toMatch(/Status\s+done/);
+      expect(trail).toContain("Request completed");
     }
   }, 120_000);
 

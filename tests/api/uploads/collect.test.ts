@@ -5,7 +5,7 @@ import { Readable } from "node:stream";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { blobs, jobs, uploads, users } from "@/db/schema";
+import { blobs, emails, jobs, uploads, users } from "@/db/schema";
 import { collectBlobs } from "@/lib/server/blobs/collect-blobs";
 import { handlerFor } from "@/lib/server/jobs/registry";
 import { enqueuePeriodicJobs } from "@/lib/server/jobs/scheduler";
@@ -179,5 +179,21 @@ describe("periodic jobs", () => {
     expect(await enqueuePeriodicJobs(db)).toEqual([]);
     // Leave no pending job of ours for other test files' workers to pick up.
     await db.delete(jobs).where(and(inArray(jobs.kind, kinds), eq(jobs.status, "pending"), sql`${jobs.createdAt} >= ${before.toISOString()}::timestamptz`));
+  });
+});
+
+describe("a mail's attachments", () => {
+  it("are kept while the mail waits in the outbox, and collected once it has left", async () => {
+    const db = await getDb();
+    const { id: blobId } = await storeBlob("an attached audit trail", { row: true, ageMs: 2 * HOUR });
+    const [mail] = await db
+      .insert(emails)
+      .values({ type: "EM_TE_TOSEND", object: "Your copy", content: "", to: "nobody@example.test", attachments: [{ filename: "trail.pdf", blob_id: blobId, content_type: "application/pdf" }] })
+      .returning();
+    await collectBlobs(db);
+    expect(await blobExists(blobId)).toBe(true);
+    await db.update(emails).set({ type: "EM_TE_SENDED" }).where(eq(emails.id, mail.id));
+    await collectBlobs(db);
+    expect(await blobExists(blobId)).toBe(false);
   });
 });
