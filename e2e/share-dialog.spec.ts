@@ -77,15 +77,18 @@ test("a link's options are edited after creation: a password and an expiry; the 
   await editor.getByLabel("Name of the link (optional)").fill("Plan for the partners");
   await editor.getByLabel("Protect with a password").check();
   await editor.getByLabel("Password of the link").fill("short");
-  await editor.getByRole("button", { name: "Save the link" }).click();
+  await dialog.getByRole("button", { name: "Save the link" }).click();
   await expect(editor.getByText("The password needs 8 characters or more.")).toBeVisible();
   await editor.getByLabel("Password of the link").fill("partners-2026");
   const inAWeek = new Date(Date.now() + 7 * 86_400_000);
   const day = `${inAWeek.getFullYear()}-${String(inAWeek.getMonth() + 1).padStart(2, "0")}-${String(inAWeek.getDate()).padStart(2, "0")}`;
   await editor.getByLabel("Expires after").fill(day);
   await editor.getByLabel("Mail me at each new visitor").check();
+  // While a link is edited, the footer saves it: no second row of buttons, no new-link form.
+  await expect(dialog.getByRole("button", { name: "Create the link" })).toHaveCount(0);
+  await expect(dialog.getByRole("button", { name: "Save the link" })).toHaveCount(1);
   await screenshot(page, "share-dialog-edit-link", { show: editor });
-  await editor.getByRole("button", { name: "Save the link" }).click();
+  await dialog.getByRole("button", { name: "Save the link" }).click();
   await expect(editor).toHaveCount(0);
   await expect(link).toContainText("Plan for the partners");
   await expect(link).toContainText("password");
@@ -105,7 +108,7 @@ test("a link's options are edited after creation: a password and an expiry; the 
   await expect(editor.getByLabel("Expires after")).toHaveValue(day);
   await expect(editor.getByLabel("Mail me at each new visitor")).toBeChecked();
   await editor.getByLabel("Protect with a password").uncheck();
-  await editor.getByRole("button", { name: "Save the link" }).click();
+  await dialog.getByRole("button", { name: "Save the link" }).click();
   await expect(link).not.toContainText("password");
   const fresh = await browser.newPage();
   await fresh.goto(url);

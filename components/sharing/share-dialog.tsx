@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { FormStatus } from "@/components/ui/form-status";
 import { useT } from "@/lib/i18n/provider";
@@ -24,6 +24,9 @@ export function ShareDialog({ item, onClose }: { item: Item; onClose: () => void
   const [draft, setDraft] = useState(EMPTY_LINK_DRAFT);
   const [error, setError] = useState<string | null>(null);
   const [fresh, setFresh] = useState<number | null>(null);
+  // One link's options at a time are edited; meanwhile the footer saves them and the new link's form steps aside.
+  const [editing, setEditing] = useState<number | null>(null);
+  const saveEdited = useRef<(() => void) | null>(null);
 
   const mine = (shares.data ?? []).filter((share) =>
     share.roots.some((root) => (item.kind === "file" ? root.is_file && root.guid === item.guid : !root.is_file && root.id === item.id)),
@@ -53,8 +56,14 @@ export function ShareDialog({ item, onClose }: { item: Item; onClose: () => void
       title={t("sharing.title", { name: item.name })}
       closeLabel={t("common.close")}
       onClose={onClose}
-      onSubmit={submit}
-      footer={<DialogActions cancelLabel={t("common.close")} onCancel={onClose} submitLabel={t("sharing.create")} disabled={create.isPending} />}
+      onSubmit={() => (editing === null ? submit() : saveEdited.current?.())}
+      footer={
+        editing === null ? (
+          <DialogActions cancelLabel={t("common.close")} onCancel={onClose} submitLabel={t("sharing.create")} disabled={create.isPending} />
+        ) : (
+          <DialogActions cancelLabel={t("common.cancel")} onCancel={() => setEditing(null)} submitLabel={t("sharing.save")} />
+        )
+      }
     >
       <div className={styles.stack}>
         <section aria-label={t("sharing.people.title")} className={styles.section}>
@@ -66,19 +75,26 @@ export function ShareDialog({ item, onClose }: { item: Item; onClose: () => void
             <h3 className={styles.heading}>{t("sharing.existing")}</h3>
             <ul className={styles.links}>
               {mine.map((share) => (
-                <ShareRow key={share.id} share={share} open={share.id === fresh} />
+                <ShareRow
+                  key={share.id}
+                  share={share}
+                  open={share.id === fresh}
+                  edit={{ editing: editing === share.id, onEditing: (on) => setEditing(on ? share.id : null), saveRef: saveEdited }}
+                />
               ))}
             </ul>
           </section>
         )}
-        <LinkOptionsFields
-          title={t("sharing.newLink")}
-          value={draft}
-          onChange={(next) => {
-            setDraft(next);
-            setError(null);
-          }}
-        />
+        {editing === null && (
+          <LinkOptionsFields
+            title={t("sharing.newLink")}
+            value={draft}
+            onChange={(next) => {
+              setDraft(next);
+              setError(null);
+            }}
+          />
+        )}
         <FormStatus status={error ? { tone: "error", message: error } : null} />
       </div>
     </Dialog>

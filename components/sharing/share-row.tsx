@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useState, type RefObject } from "react";
 import { LocalTime } from "@/components/local-time";
 import { Button } from "@/components/ui/button";
 import buttons from "@/components/ui/button.module.css";
@@ -25,14 +25,27 @@ export const STATE_LABELS: Record<ReturnType<typeof linkState>, MessageKey> = {
 
 type T = ReturnType<typeof useT>;
 
-/** One link: its state, address to copy, and what its owner does with it (mail, edit, activity, analytics, delete). */
-export function ShareRow({ share, open = false }: { share: ShareResponse; open?: boolean }) {
+/** What the dialog hands a row whose options are being edited: its footer then saves this editor. */
+export type LinkEditing = { editing: boolean; onEditing: (editing: boolean) => void; saveRef: RefObject<(() => void) | null> };
+
+/**
+ * One link: its state, address to copy, and what its owner does with it (mail, edit, activity,
+ * analytics, delete). In the share dialog (`edit` given) the dialog's footer saves or cancels the
+ * editor; elsewhere the editor has its own buttons.
+ */
+export function ShareRow({ share, open = false, edit: inDialog }: { share: ShareResponse; open?: boolean; edit?: LinkEditing }) {
   const t = useT();
-  const [expanded, setExpanded] = useState<"mail" | "activity" | "edit" | null>(open ? "mail" : null);
+  const [shown, setShown] = useState<"mail" | "activity" | null>(open ? "mail" : null);
+  const [editingHere, setEditingHere] = useState(false);
+  const edit = inDialog ?? { editing: editingHere, onEditing: setEditingHere, saveRef: null };
+  const expanded = edit.editing ? "edit" : shown;
   const remove = useDeleteShare();
   const send = useSendShare();
   const state = linkState(share);
-  const toggle = (what: NonNullable<typeof expanded>) => setExpanded(expanded === what ? null : what);
+  const toggle = (what: "mail" | "activity" | "edit") => {
+    edit.onEditing(what === "edit" && expanded !== "edit");
+    setShown(what !== "edit" && expanded !== what ? what : null);
+  };
   return (
     <li className={styles.link} data-testid="share-row">
       <div className={styles.linkHead}>
@@ -58,15 +71,15 @@ export function ShareRow({ share, open = false }: { share: ShareResponse; open?:
           {t("sharing.delete")}
         </Button>
       </div>
-      {expanded === "edit" && <LinkEditor share={share} onDone={() => setExpanded(null)} />}
+      {expanded === "edit" && <LinkEditor share={share} onDone={() => edit.onEditing(false)} saveRef={edit.saveRef} />}
       {expanded === "mail" && <SendByMail pending={send.isPending} send={(input) => send.mutateAsync({ shareId: share.id, ...input })} />}
       {expanded === "activity" && <ShareActivityList shareId={share.id} />}
     </li>
   );
 }
 
-/** Every option of an existing link, saved at once with PUT /share/(id). */
-function LinkEditor({ share, onDone }: { share: ShareResponse; onDone: () => void }) {
+/** Every option of an existing link, saved at once with PUT /share/(id): by its own button, or by the dialog's (`saveRef`). */
+function LinkEditor({ share, onDone, saveRef }: { share: ShareResponse; onDone: () => void; saveRef: LinkEditing["saveRef"] | null }) {
   const t = useT();
   const [draft, setDraft] = useState(() => draftOfShare(share));
   const [status, setStatus] = useState<Status>(null);
@@ -86,6 +99,10 @@ function LinkEditor({ share, onDone }: { share: ShareResponse; onDone: () => voi
       },
     );
   }
+  // The dialog's footer calls the latest save, with the draft of the last render.
+  useEffect(() => {
+    if (saveRef) saveRef.current = save;
+  });
 
   return (
     <div className={styles.stack} role="group" aria-label={t("sharing.editTitle")} data-testid="link-editor">
@@ -98,14 +115,16 @@ function LinkEditor({ share, onDone }: { share: ShareResponse; onDone: () => voi
         protectedNow={share.password_protected}
       />
       <FormStatus status={status} />
-      <div className={styles.linkActions}>
-        <Button size="small" onClick={save} disabled={update.isPending}>
-          {t("sharing.save")}
-        </Button>
-        <Button size="small" variant="ghost" onClick={onDone}>
-          {t("common.cancel")}
-        </Button>
-      </div>
+      {!saveRef && (
+        <div className={styles.linkActions}>
+          <Button size="small" onClick={save} disabled={update.isPending}>
+            {t("sharing.save")}
+          </Button>
+          <Button size="small" variant="ghost" onClick={onDone}>
+            {t("common.cancel")}
+          </Button>
+        </div>
+      )}
     </div>
   );
 }
