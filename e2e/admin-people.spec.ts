@@ -136,6 +136,16 @@ test("an administrator creates a user with a quota and a group, acts as them and
   await expect(menu.getByRole("menuitem", { name: "Delete" })).toHaveCount(0);
   await page.keyboard.press("Escape");
   await expect(menu).toBeHidden();
+  // By keyboard: the focus is back on the button, Enter opens the menu on its first item, the arrows move, Escape closes.
+  const more = page.getByRole("button", { name: "More actions for Administrator" });
+  await expect(more).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(menu.getByRole("menuitem").first()).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(menu.getByRole("menuitem").nth(1)).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(menu).toBeHidden();
+  await expect(more).toBeFocused();
   await page.getByRole("button", { name: "Edit Administrator" }).click();
   const edit = page.getByRole("dialog", { name: "Edit admin" });
   await edit.getByLabel("Role", { exact: true }).selectOption({ label: "User" });
