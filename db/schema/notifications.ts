@@ -1,0 +1,34 @@
+import { index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { users } from "./users";
+
+/** What produces an in-app notification (issue 29); stable strings, written in the API. */
+export const NOTIFICATION_TYPES = ["share", "comment", "alert", "signature", "validation", "deposit"] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+/** What a notification points at; the web client turns it into a page. */
+export const NOTIFICATION_OBJECTS = ["file", "folder", "share", "signature", "workflow", "ulink"] as const;
+export type NotificationObjectType = (typeof NOTIFICATION_OBJECTS)[number];
+
+/**
+ * One in-app notification of a user (issue 29), written in the transaction of the event beside
+ * the mail, which stays as it was. The object's name is kept as it was then, so a notification
+ * reads the same after a rename or deletion (no foreign key on the object).
+ */
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    type: text("type", { enum: NOTIFICATION_TYPES }).notNull(),
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "set null" }),
+    objectType: text("object_type", { enum: NOTIFICATION_OBJECTS }).notNull(),
+    objectId: integer("object_id").notNull(),
+    objectName: text("object_name").notNull(),
+    /** Where the web client opens the object when it has no page of its own (an email share's address). */
+    url: text("url"),
+    readAt: timestamp("read_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("notifications_user_id_id_idx").on(t.userId, t.id)],
+);
+
+export type NotificationRow = typeof notifications.$inferSelect;
