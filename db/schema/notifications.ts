@@ -1,12 +1,6 @@
 import { index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { NOTIFICATION_OBJECTS, NOTIFICATION_TYPES } from "../../lib/contracts/notification-kinds";
 import { users } from "./users";
-
-/** What produces an in-app notification (issue 29); stable strings, written in the API. */
-export const NOTIFICATION_TYPES = ["share", "comment", "alert", "signature", "validation", "deposit"] as const;
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
-/** What a notification points at; the web client turns it into a page. */
-export const NOTIFICATION_OBJECTS = ["file", "folder", "share", "signature", "workflow", "ulink"] as const;
-export type NotificationObjectType = (typeof NOTIFICATION_OBJECTS)[number];
 
 /**
  * One in-app notification of a user (issue 29), written in the transaction of the event beside
