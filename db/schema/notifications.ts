@@ -17,7 +17,7 @@ export const notifications = pgTable(
     objectType: text("object_type", { enum: NOTIFICATION_OBJECTS }).notNull(),
     objectId: integer("object_id").notNull(),
     objectName: text("object_name").notNull(),
-    /** Where the web client opens the object when it has no page of its own (an email share's address). */
+    /** The app's path that opens the object where its type and id do not tell (a file's folder, an email share's address). */
     url: text("url"),
     readAt: timestamp("read_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

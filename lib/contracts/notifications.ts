@@ -17,7 +17,7 @@ export const notificationResponse = z.strictObject({
     type: z.enum(NOTIFICATION_OBJECTS),
     id: z.number().int(),
     name: z.string(),
-    /** Where to open it when the app has no page of its own (an email share's personal address). */
+    /** The app's path that opens it, where its type and id do not tell (a file's folder, an email share's personal address). */
     url: z.string().optional(),
   }),
 });

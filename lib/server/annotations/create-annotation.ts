@@ -35,8 +35,8 @@ export async function createAnnotation(ctx: AuthedCtx, input: CreateAnnotationIn
     await recordAnnotationChange(tx, ctx, { type: "ADMLLOG_INSERT", verb: "Added", annotation, target, json });
     await recordFolderChange(tx, ctx, { kind: "annotation", objectType: target.type, objectId: target.id, objectName: target.name });
     if (target.versionId !== null) {
-      const [file] = await tx.select({ ownerId: files.ownerId }).from(files).where(eq(files.id, target.id));
-      await notifyUsers(tx, [file.ownerId], { type: "comment", actorId: user.id, object: { type: "file", id: target.versionId, name: target.name } });
+      const [file] = await tx.select({ ownerId: files.ownerId, folderId: files.folderId }).from(files).where(eq(files.id, target.id));
+      await notifyUsers(tx, [file.ownerId], { type: "comment", actorId: user.id, object: { type: "file", id: target.versionId, name: target.name, url: `/files/${file.folderId}` } });
     }
     return json;
   });

@@ -43,7 +43,7 @@ export async function depositThroughUlink(ctx: Ctx, { link, owner, folderId }: U
       object: file.name,
     });
     // Issue 29: every deposit reaches the owner in the app; the mail stays behind flag 4.
-    await notifyUsers(tx, [owner.id], { type: "deposit", actorId: null, object: { type: "file", id: version.id, name: file.name } });
+    await notifyUsers(tx, [owner.id], { type: "deposit", actorId: null, object: { type: "file", id: version.id, name: file.name, url: `/files/${folder.id}` } });
     if (link.flags & ULINK_FLAG.receipt) {
       await queueDepositReceipt(tx, owner, link, { name: file.name, size: version.size, folderName: destination?.name ?? "", folderId: folder.id, date: version.createdAt }, base);
     }

@@ -50,7 +50,7 @@ describe("what produces notifications (mails stay as they were)", () => {
     await grantRight(folder.id, other.id, allRightsBut("share"));
     const note = await call(annotationRoute.POST, { method: "POST", token: other.token, body: { target_id: version.id, target_type: "file", text: "nice" } });
     expect(note.status, note.text).toBe(201);
-    expect(await summary(owner.token)).toEqual([{ type: "comment", object: { type: "file", id: version.id, name: file.name }, actor: other.id }]);
+    expect(await summary(owner.token)).toEqual([{ type: "comment", object: { type: "file", id: version.id, name: file.name, url: `/files/${folder.id}` }, actor: other.id }]);
     expect(await summary(other.token)).toEqual([]);
   });
 
@@ -72,7 +72,7 @@ describe("what produces notifications (mails stay as they were)", () => {
     const res = await call(uploadRoute.POST, { method: "POST", params: { key: link.key }, rawBody: body, headers: { "content-type": contentType, "x-forwarded-for": "198.51.100.7" } });
     expect(res.status, res.text).toBe(201);
     const [n] = (await listNotifications(owner.token)).objects;
-    expect(n).toMatchObject({ type: "deposit", actor: null, object: { type: "file", name: "invoice.txt" } });
+    expect(n).toMatchObject({ type: "deposit", actor: null, object: { type: "file", name: "invoice.txt", url: `/files/${folder.id}` } });
   });
 
   it("a signature request: a signer with an account is told when it is sent", async () => {
