@@ -2,7 +2,9 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useId, useRef, useState, type KeyboardEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { useCloseOutside } from "@/components/use-close-outside";
 import { LocalTime } from "@/components/local-time";
 import { useT } from "@/lib/i18n/provider";
 import type { MessageKey } from "@/lib/i18n/translate";
@@ -46,15 +48,7 @@ export function NotificationBell() {
   const unread = latest.data?.nb_unread ?? 0;
   const list = latest.data?.objects ?? [];
 
-  useEffect(() => {
-    if (!open) return;
-    panel.current?.focus();
-    const close = (event: PointerEvent) => {
-      if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", close);
-    return () => document.removeEventListener("pointerdown", close);
-  }, [open]);
+  useCloseOutside(wrapper, open, () => setOpen(false), () => panel.current?.focus());
 
   function onPanelKey(event: KeyboardEvent<HTMLDivElement>) {
     if (event.key !== "Escape") return;
@@ -96,25 +90,28 @@ export function NotificationBell() {
         <div ref={panel} id={panelId} role="dialog" aria-label={t("notifications.title")} className={styles.panel} tabIndex={-1} onKeyDown={onPanelKey}>
           <div className={styles.head}>
             <h2 className={styles.title}>{t("notifications.title")}</h2>
-            <button type="button" className={styles.markAll} disabled={unread === 0 || markAll.isPending} onClick={() => markAll.mutate()}>
+            <Button variant="ghost" size="small" disabled={unread === 0 || markAll.isPending} onClick={() => markAll.mutate()}>
               {t("notifications.markAllRead")}
-            </button>
+            </Button>
           </div>
           {list.length === 0 ? (
             <p className={styles.empty}>{latest.isPending ? t("common.loading") : t("notifications.empty")}</p>
           ) : (
             <ul className={styles.list}>
-              {list.map((n) => (
-                <li key={n.id}>
-                  <button type="button" className={styles.item} data-unread={!n.read || undefined} onClick={() => follow(n)}>
-                    <span className={styles.text}>{t(SAYS[n.type], { actor: n.actor?.name ?? t("notifications.someone"), name: n.object.name })}</span>
-                    <span className={styles.date}>
-                      <LocalTime iso={n.date} />
-                      {!n.read && <span className={styles.srOnly}> · {t("notifications.unread")}</span>}
-                    </span>
-                  </button>
-                </li>
-              ))}
+              {list.map((n) => {
+                const text = t(SAYS[n.type], { actor: n.actor?.name ?? t("notifications.someone"), name: n.object.name });
+                return (
+                  <li key={n.id}>
+                    {/* Unread is shown by a dot; its name says it to screen readers. */}
+                    <button type="button" className={styles.item} data-unread={!n.read || undefined} aria-label={n.read ? undefined : `${text}, ${t("notifications.unread")}`} onClick={() => follow(n)}>
+                      <span className={styles.text}>{text}</span>
+                      <span className={styles.date}>
+                        <LocalTime iso={n.date} />
+                      </span>
+                    </button>
+                  </li>
+                );
+              })}
             </ul>
           )}
         </div>
