@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as fileRoute from "@/app/api/file/[fileId]/route";
+import * as folderRoute from "@/app/api/folder/[folderId]/route";
 import * as rightRoute from "@/app/api/right/[rightId]/route";
 import * as starRoute from "@/app/api/star/[type]/[id]/route";
 import * as starsRoute from "@/app/api/stars/route";
@@ -102,6 +103,17 @@ describe("PUT /star/(type)/(id) and GET /stars", () => {
     const trashed = await call(fileRoute.DELETE, { path: `/api/file/${version.id}`, params: { fileId: String(version.id) }, method: "DELETE", token: owner.token });
     expect(trashed.status, trashed.text).toBe(200);
     expect(keys(await listStars(owner.token))).toEqual([`folder:${folder.id}`]);
+  });
+
+  it("leaves out a file whose folder went to the trash", async () => {
+    const { owner, folder, version } = await createFileScene();
+    const sub = await createFolder(owner, folder.id, unique("sub_"));
+    const inner = await uploadText(owner, sub.id, "inner.txt", "x");
+    await star(owner.token, "file", inner.version.id);
+    await star(owner.token, "file", version.id);
+    const trashed = await call(folderRoute.DELETE, { path: `/api/folder/${sub.id}`, params: { folderId: String(sub.id) }, method: "DELETE", token: owner.token });
+    expect(trashed.status, trashed.text).toBe(200);
+    expect(keys(await listStars(owner.token))).toEqual([`file:${version.id}`]);
   });
 
   it("never shows another user's stars, and answers 401 without a valid token", async () => {
