@@ -50,6 +50,7 @@ export function StarredScreen() {
                 <Link href={starredHref(star)}>{star.type === "folder" ? t("files.open") : t("recent.openFolder")}</Link>
                 <Button
                   variant="secondary"
+                  size="small"
                   aria-label={t("stars.unstarNamed", { name: star.name })}
                   disabled={toggle.isPending}
                   onClick={() => toggle.mutate({ target: { kind: star.type, id: star.id }, starred: false }, { onError: (e) => toast({ tone: "error", message: t("files.actionFailed", { reason: describeFileError(e, t) }) }) })}
