@@ -27,7 +27,7 @@ type Props = {
 // Open and Preview come late: a double click or Enter on the row does the same.
 const PRIORITY: Action[] = ["details", "share", "dropLink", "rename", "download", "move", "copy", "delete", "preview", "open", "tag", "requestSignatures", "startValidation"];
 // Rarer actions are in the "More" menu (and the row's menu) only.
-const IN_MENU_ONLY: Action[] = ["template", "archive"];
+const IN_MENU_ONLY: Action[] = ["star", "unstar", "template", "archive"];
 /** Below this toolbar width, New folder and Upload move into "More" while items are selected. */
 const NARROW = 700;
 /** The toolbar's gap between items (--space-2) and between the selection's buttons (--space-1). */

@@ -2,14 +2,18 @@ import { previewKind } from "@/components/file-preview/preview-kind";
 import type { Item } from "@/lib/queries/files";
 import type { Action } from "./item-menu";
 
-/** What may be done with these items, in the order the menu shows it (the rights come with each item). */
-export function actionsFor(list: Item[], isSearching: boolean): Action[] {
+/**
+ * What may be done with these items, in the order the menu shows it (the rights come with each
+ * item). `isStarred` tells whether one item is among the caller's stars (issue 29).
+ */
+export function actionsFor(list: Item[], isSearching: boolean, isStarred: (item: Item) => boolean = () => false): Action[] {
   if (list.length === 0) return [];
   const single = list.length === 1 ? list[0] : null;
   const actions: Action[] = [];
   if (single && (single.kind === "folder" || isSearching)) actions.push("open");
   if (single?.kind === "file" && previewKind(single) !== "none") actions.push("preview");
   if (single) actions.push("details");
+  if (single) actions.push(isStarred(single) ? "unstar" : "star");
   if (single?.can_share) actions.push("share");
   if (single?.kind === "folder" && single.can_share) actions.push("dropLink");
   // Several items or a folder: one zip, where files without the download right are listed, not carried.

@@ -5,7 +5,7 @@ import { useT } from "@/lib/i18n/provider";
 import type { MessageKey } from "@/lib/i18n/translate";
 import styles from "./file-browser.module.css";
 
-export type Action = "open" | "preview" | "details" | "share" | "dropLink" | "download" | "rename" | "move" | "copy" | "tag" | "delete" | "requestSignatures" | "startValidation" | "template" | "archive";
+export type Action = "open" | "preview" | "details" | "star" | "unstar" | "share" | "dropLink" | "download" | "rename" | "move" | "copy" | "tag" | "delete" | "requestSignatures" | "startValidation" | "template" | "archive";
 /** What the toolbar's "More" menu adds on narrow screens: the creation buttons it has no room for. */
 export type CreateAction = "newFolder" | "upload" | "uploadFolder" | "fromTemplate";
 
@@ -13,6 +13,8 @@ const LABELS: Record<Action | CreateAction, MessageKey> = {
   open: "files.open",
   preview: "files.preview",
   details: "files.details",
+  star: "stars.star",
+  unstar: "stars.unstar",
   share: "files.share",
   dropLink: "files.dropLink",
   download: "files.download",

@@ -1,5 +1,6 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { previewKind } from "@/components/file-preview/preview-kind";
@@ -7,6 +8,7 @@ import { useToast } from "@/components/ui/toast";
 import { useT } from "@/lib/i18n/provider";
 import { useArchiveItem } from "@/lib/queries/archives";
 import { downloadUrl, useDeleteItems, type FileResponse, type Item } from "@/lib/queries/files";
+import { starKey, starredKeys, starsQuery, useToggleStar } from "@/lib/queries/stars";
 import { useRestoreTrashItems } from "@/lib/queries/trash";
 import { zipUrl } from "@/lib/queries/zip";
 import { describeFileError } from "./format";
@@ -45,6 +47,8 @@ export function useItemActions(selection: Selection, isSearching: boolean, leave
   const deleteItems = useDeleteItems();
   const archiveItem = useArchiveItem();
   const restore = useRestoreTrashItems();
+  const starred = starredKeys(useQuery(starsQuery()).data);
+  const toggleStar = useToggleStar();
   const failed = (e: unknown) => toast({ tone: "error", message: t("files.actionFailed", { reason: describeFileError(e, t) }) });
 
   function open(item: Item) {
@@ -85,6 +89,13 @@ export function useItemActions(selection: Selection, isSearching: boolean, leave
     });
   }
 
+  function star(item: Item, on: boolean) {
+    toggleStar.mutate(
+      { target: item, starred: on },
+      { onSuccess: () => toast({ tone: "info", message: t(on ? "stars.starred" : "stars.unstarred", { name: item.name }) }), onError: failed },
+    );
+  }
+
   function run(action: Action, list = selection.selectedItems) {
     setMenu(null);
     const single = list[0];
@@ -92,6 +103,7 @@ export function useItemActions(selection: Selection, isSearching: boolean, leave
     if (action === "open") open(single);
     else if (action === "preview" && single.kind === "file") setPreviewing(single);
     else if (action === "details") setDetailsOpen(true);
+    else if (action === "star" || action === "unstar") star(single, action === "star");
     else if (action === "download") download(list);
     else if (action === "rename" || action === "share" || action === "dropLink") setDialog({ type: action, item: single });
     else if (action === "template" && single.kind === "file") setDialog({ type: "template", item: single });
@@ -102,6 +114,6 @@ export function useItemActions(selection: Selection, isSearching: boolean, leave
     else if (action === "archive") archive(single);
   }
 
-  const actions = actionsFor(selection.selectedItems, isSearching);
+  const actions = actionsFor(selection.selectedItems, isSearching, (item) => starred.has(starKey(item)));
   return { actions, menu, setMenu, dialog, setDialog, previewing, setPreviewing, detailsOpen, setDetailsOpen, open, remove, run };
 }

@@ -12,7 +12,9 @@ import { resolveLanguage, type UiLanguage } from "@/lib/i18n/languages";
 import { I18nProvider, useT } from "@/lib/i18n/provider";
 import { accountQuery, type Account } from "@/lib/queries/account";
 import styles from "./app-shell.module.css";
+import { NotificationBell } from "./notification-bell";
 import { SidebarRecent } from "./sidebar-recent";
+import { SidebarStarred } from "./sidebar-starred";
 import { SidebarStorage } from "./storage-usage";
 import { UserMenu } from "./user-menu";
 
@@ -58,12 +60,14 @@ function Frame({ platformName, account, navigation, wide, children }: { platform
           <Brand name={platformName} />
         </Link>
         <ActingBanner />
+        <NotificationBell />
         <UserMenu account={account} />
       </header>
       <nav className={styles.sidebar} aria-label={t("shell.navigation")}>
         {navigation ?? (
           <>
             <SidebarLinks external={account.role === 1} console={account.role === 3 || account.role === 4} />
+            <SidebarStarred />
             <SidebarRecent />
             <SidebarStorage />
           </>
@@ -94,6 +98,7 @@ const LINKS = [
   { href: "/signatures", label: "nav.signatures", icon: "M4 20h4L19 9l-4-4L4 16zM14 6l4 4M13 20h7", match: (p: string) => p === "/signatures" || p.startsWith("/signatures/") },
   { href: "/workflows", label: "nav.workflows", icon: "M9 11l3 3 8-8M20 12v7a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h11", match: (p: string) => p === "/workflows" },
   { href: "/recent", label: "nav.recent", icon: "M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zm0-13v5l3 2", match: (p: string) => p === "/recent" },
+  { href: "/starred", label: "nav.starred", icon: "M12 3l2.8 5.7 6.2.9-4.5 4.4 1 6.2L12 17.3 6.5 20.2l1-6.2L3 9.6l6.2-.9z", match: (p: string) => p === "/starred" },
   { href: "/archives", label: "archives.title", icon: "M3 4h18v4H3zM5 8v12h14V8M10 12h4", match: (p: string) => p === "/archives" },
   { href: "/trash", label: "nav.trash", icon: "M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3", match: (p: string) => p === "/trash" },
   { href: "/account", label: "nav.account", icon: "M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zm-8 9a8 8 0 0 1 16 0", match: (p: string) => p === "/account" },

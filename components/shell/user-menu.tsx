@@ -1,7 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useId, useRef, useState, type KeyboardEvent } from "react";
+import { useCloseOutside } from "@/components/use-close-outside";
 import { Avatar } from "@/components/ui/avatar";
 import { useT } from "@/lib/i18n/provider";
 import { displayName, useAccountPictureUrl, type Account } from "@/lib/queries/account";
@@ -19,15 +20,7 @@ export function UserMenu({ account }: { account: Account }) {
   const trigger = useRef<HTMLButtonElement>(null);
   const name = displayName(account);
 
-  useEffect(() => {
-    if (!open) return;
-    wrapper.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-    const close = (event: PointerEvent) => {
-      if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", close);
-    return () => document.removeEventListener("pointerdown", close);
-  }, [open]);
+  useCloseOutside(wrapper, open, () => setOpen(false), () => wrapper.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus());
 
   function onMenuKey(event: KeyboardEvent<HTMLUListElement>) {
     const items = Array.from(event.currentTarget.querySelectorAll<HTMLElement>('[role="menuitem"]'));

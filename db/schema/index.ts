@@ -31,3 +31,5 @@ export * from "./templates";
 export * from "./archives";
 export * from "./renditions";
 export * from "./engagement";
+export * from "./stars";
+export * from "./notifications";

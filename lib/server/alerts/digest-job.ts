@@ -6,6 +6,7 @@ import { displayName } from "../audit/write-log";
 import { getPlatformConfig } from "../config/platform-config";
 import { configuredBaseUrl } from "../mail/app-url";
 import { queueMail } from "../mail/queue-mail";
+import { notifyUsers } from "../notifications/notify";
 import { renderMail } from "../mail/render-mail";
 import { resolveRightsMany } from "../rights/resolve-many";
 import { loadOwnerNames } from "../users/owner-names";
@@ -43,7 +44,7 @@ async function sendDigest(tx: DbOrTx, recipientId: number) {
   await tx.delete(alertChanges).where(inArray(alertChanges.id, pending.map((p) => p.change.id)));
 
   const [recipient] = await tx.select().from(users).where(and(eq(users.id, recipientId), isNull(users.deletedAt), eq(users.active, true)));
-  if (!recipient || !recipient.email.trim()) return;
+  if (!recipient) return;
   const held = await resolveRightsMany(tx, recipient, pending.map((p) => p.change.folderId));
   const now = new Date();
   const kept = pending.filter((p) => isAlertActive(p.alert, now) && held.get(p.change.folderId)?.read);
@@ -61,6 +62,9 @@ async function sendDigest(tx: DbOrTx, recipientId: number) {
     getPlatformConfig(tx),
   ]);
   const folderName = new Map(names.map((f) => [f.id, f.name]));
+  // Issue 29: one in-app notification per digest, on the followed folder, also for a user without an address.
+  await notifyUsers(tx, [recipient.id], { type: "alert", actorId: newest.change.actorId, object: { type: "folder", id: followed, name: folderName.get(followed) ?? "" } });
+  if (!recipient.email.trim()) return;
   const lines = kept.map(({ change }) => ({
     kind: change.kind as FolderChangeKind,
     objectType: change.objectType,

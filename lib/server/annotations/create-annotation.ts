@@ -1,10 +1,11 @@
 import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
-import { annotations } from "@/db/schema";
+import { annotations, files } from "@/db/schema";
 import type { AnnotationResponse, TargetType } from "@/lib/contracts/annotations";
 import { recordFolderChange } from "../alerts/record-folder-change";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
+import { notifyUsers } from "../notifications/notify";
 import { getTargetOrThrow } from "./annotation-target";
 import { presentAnnotation } from "./present-annotations";
 import { recordAnnotationChange } from "./record-annotation-change";
@@ -33,6 +34,10 @@ export async function createAnnotation(ctx: AuthedCtx, input: CreateAnnotationIn
     const json = await presentAnnotation(tx, annotation);
     await recordAnnotationChange(tx, ctx, { type: "ADMLLOG_INSERT", verb: "Added", annotation, target, json });
     await recordFolderChange(tx, ctx, { kind: "annotation", objectType: target.type, objectId: target.id, objectName: target.name });
+    if (target.versionId !== null) {
+      const [file] = await tx.select({ ownerId: files.ownerId, folderId: files.folderId }).from(files).where(eq(files.id, target.id));
+      await notifyUsers(tx, [file.ownerId], { type: "comment", actorId: user.id, object: { type: "file", id: target.versionId, name: target.name, url: `/files/${file.folderId}` } });
+    }
     return json;
   });
 }

@@ -6,6 +6,7 @@ import { writeLog } from "../audit/write-log";
 import type { AuthedCtx } from "../context";
 import { AppError } from "../errors";
 import { getFolderOrThrow } from "../folders/get-folder";
+import { notifyUsers, usersOfPrincipal } from "../notifications/notify";
 import { presentRights } from "./present-rights";
 import { assertHolds, assertTargetExists, flagsOf, setOnSubfolders } from "./right-access";
 
@@ -33,6 +34,8 @@ export async function createRight(ctx: AuthedCtx, body: CreateRightBody, options
       objectId: right.id,
       object: folder.name,
     });
+    // Issue 29: the user, or each member of the group, sees the folder arrive in the app.
+    await notifyUsers(tx, await usersOfPrincipal(tx, body.target_id), { type: "share", actorId: user.id, object: { type: "folder", id: folder.id, name: folder.name } });
     return right;
   });
   const [json] = await presentRights(ctx.db, [created]);

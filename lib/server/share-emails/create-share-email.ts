@@ -5,6 +5,7 @@ import { writeLog } from "../audit/write-log";
 import type { AuthedCtx } from "../context";
 import { newLinkKey } from "../links/link-key";
 import { assertUsable, getOwnShareOrThrow } from "../shares/load-share";
+import { notifyShareRecipients } from "./notify-recipients";
 import { presentShareEmail, recipientUrl } from "./present-share-emails";
 import { queueShareEmailMail } from "./share-email-mail";
 
@@ -20,11 +21,15 @@ export async function createShareEmail(ctx: AuthedCtx, input: CreateShareEmailIn
     const share = await getOwnShareOrThrow(tx, user, input.share_id);
     assertUsable(share);
     const [row] = await tx.insert(shareEmails).values({ shareId: share.id, ownerId: user.id, object: input.object, content: input.content }).returning();
+    const sent: { email: string; url: string }[] = [];
     for (const recipient of recipients) {
       const key = newLinkKey();
       await tx.insert(shareEmailRecipients).values({ shareEmailId: row.id, email: recipient.email, key });
       await queueShareEmailMail(tx, user, recipient.email, input, recipientUrl(base, share.key, key));
+      // The app opens it on its own origin, whatever BASE_URL the mail names.
+      sent.push({ email: recipient.email, url: recipientUrl("", share.key, key) });
     }
+    await notifyShareRecipients(tx, share, user.id, sent);
     await writeLog(tx, { actor: user, request: ctx.request }, {
       type: "ADMLLOG_INSERT",
       message: `Sent link share ${share.name ?? share.id} to ${recipients.map((r) => r.email).join(", ")}`,

@@ -5,6 +5,7 @@ import { signatureActors, signatureRequests, users, type SignatureActorRow, type
 import { displayName } from "../audit/write-log";
 import type { RequestInfo } from "../context";
 import { enqueueJob } from "../jobs/enqueue";
+import { notifyUsers, usersWithEmail } from "../notifications/notify";
 import { recordActivity } from "./record-activity";
 import { isAwaitedType } from "./signature-access";
 import { actorRecipient, queueSignatureMail } from "./signature-mails";
@@ -31,6 +32,9 @@ export async function notifyActor(db: DbOrTx, request: SignatureRequestRow, acto
   const link = signingUrl(base, await makeToken(actor.id, nonce, "sign"));
   await queueSignatureMail(db, "invite", actorRecipient(actor), request, { actor: initiator ? displayName(initiator) : "", link }, { sensitive: true, message: request.message });
   await recordActivity(db, { signatureId: request.id, action: "signature_request.invitationSent", to: actor.id, userId: byUserId, request: info });
+  // Issue 29: an actor with an account also finds the request in the app (the link stays in the mail).
+  const accounts = actor.userId ? [actor.userId] : await usersWithEmail(db, [actor.email]);
+  await notifyUsers(db, accounts, { type: "signature", actorId: request.userId, object: { type: "signature", id: request.id, name: request.name } });
 }
 
 /** Signers and approvers whose turn it is and who were not told yet: all of them, or the next by position when ordered. */

@@ -9,6 +9,7 @@ import type { AuthedCtx, Ctx } from "../context";
 import { FOLDER_EVENT, recordEvent } from "../events/record-event";
 import type { UlinkVisit } from "../links/resolve-link-visitor";
 import { uploadFile } from "../uploads/upload-file";
+import { notifyUsers } from "../notifications/notify";
 import { queueDepositReceipt } from "./deposit-receipt";
 
 export type DepositOutcome = { kind: "file"; deposit: { size: number; hash: string } } | { kind: "received" } | { kind: "missing"; missing: number[] };
@@ -41,6 +42,8 @@ export async function depositThroughUlink(ctx: Ctx, { link, owner, folderId }: U
       objectId: link.id,
       object: file.name,
     });
+    // Issue 29: every deposit reaches the owner in the app; the mail stays behind flag 4.
+    await notifyUsers(tx, [owner.id], { type: "deposit", actorId: null, object: { type: "file", id: version.id, name: file.name, url: `/files/${folder.id}` } });
     if (link.flags & ULINK_FLAG.receipt) {
       await queueDepositReceipt(tx, owner, link, { name: file.name, size: version.size, folderName: destination?.name ?? "", folderId: folder.id, date: version.createdAt }, base);
     }

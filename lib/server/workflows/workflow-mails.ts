@@ -5,6 +5,7 @@ import { users, type User, type WorkflowInstanceRow, type WorkflowParticipantRow
 import { displayName } from "../audit/write-log";
 import { getPlatformConfig } from "../config/platform-config";
 import { queueMail } from "../mail/queue-mail";
+import { notifyUsers, usersWithEmail } from "../notifications/notify";
 import type { Translate } from "@/lib/i18n/translate";
 import { fill, mailTemplate, mailTranslator, renderMail } from "../mail/render-mail";
 import { participantToken, workflowUrl } from "./workflow-tokens";
@@ -78,6 +79,9 @@ export async function queueInvitationMails(
       { language },
     );
     await queueMail(db, { to: participant.email, ownerId: owner.id, subject: mail.subject, text: mail.text, html: mail.html, sensitive: true });
+    // Issue 29: a participant with an account also finds the request in the app.
+    const accounts = participant.userId ? [participant.userId] : await usersWithEmail(db, [participant.email]);
+    await notifyUsers(db, accounts, { type: "validation", actorId: owner.id, object: { type: "workflow", id: instance.id, name: documentNames.join(", ") } });
   }
 }
 
