@@ -126,13 +126,16 @@ export function apiErrorOf(status: number, body: unknown, statusText: string, re
  * `import type`: only its type reaches the browser, the schema itself stays on the server, so the
  * bundle carries no contract and no answer is parsed twice (the server checks them under tests).
  */
-export type Answer<S extends z.ZodType> = z.input<S>;
+export type Answer<S extends Schema> = S extends z.ZodType ? z.output<S> : z.output<S[keyof S]>;
+
+/** A response schema, or one per status where they differ (route()'s `response`): the answer is any of them. */
+type Schema = z.ZodType | { [status: number]: z.ZodType };
 
 /** A call whose answer the caller does not read (a 204, or a body it ignores). */
 type Ignored = z.ZodUnknown;
 
 /** JSON bodies parsed; anything else (the picture upload answers "OK") as text. */
-async function json<S extends z.ZodType>(response: Response): Promise<Answer<S>> {
+async function json<S extends Schema>(response: Response): Promise<Answer<S>> {
   if (response.status === 204) return undefined as Answer<S>;
   const isJson = /\bjson\b/.test(response.headers.get("content-type") ?? "");
   return (isJson ? await response.json() : await response.text()) as Answer<S>;
@@ -140,13 +143,13 @@ async function json<S extends z.ZodType>(response: Response): Promise<Answer<S>>
 
 /** Each call names the schema of what it reads (`api.get<typeof fileResponse>(...)`): a hand-written type does not fit (tests/unit/typed-client.test.ts). */
 export const api = {
-  get: async <S extends z.ZodType>(path: string) => json<S>(await request("GET", path)),
-  post: async <S extends z.ZodType = Ignored>(path: string, body?: unknown, options?: RequestOptions) => json<S>(await request("POST", path, { json: body ?? {} }, options)),
-  put: async <S extends z.ZodType = Ignored>(path: string, body: unknown) => json<S>(await request("PUT", path, { json: body })),
+  get: async <S extends Schema>(path: string) => json<S>(await request("GET", path)),
+  post: async <S extends Schema = Ignored>(path: string, body?: unknown, options?: RequestOptions) => json<S>(await request("POST", path, { json: body ?? {} }, options)),
+  put: async <S extends Schema = Ignored>(path: string, body: unknown) => json<S>(await request("PUT", path, { json: body })),
   /** Some deletions answer a body (a trash item): callers that want it name its schema. */
-  delete: async <S extends z.ZodType = Ignored>(path: string, body?: unknown) => json<S>(await request("DELETE", path, body === undefined ? undefined : { json: body })),
+  delete: async <S extends Schema = Ignored>(path: string, body?: unknown) => json<S>(await request("DELETE", path, body === undefined ? undefined : { json: body })),
   /** Multipart upload; the browser streams the file. */
-  upload: async <S extends z.ZodType = Ignored>(path: string, form: FormData) => json<S>(await request("POST", path, { form })),
+  upload: async <S extends Schema = Ignored>(path: string, form: FormData) => json<S>(await request("POST", path, { form })),
   /** A binary resource, or null when it does not exist (404). */
   getBlob: async (path: string): Promise<Blob | null> => {
     try {
