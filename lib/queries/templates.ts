@@ -2,7 +2,7 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { FileResponse, fileResponse } from "@/lib/contracts/files";
+import type { fileResponse } from "@/lib/contracts/files";
 import type { templateListResponse, TemplateResponse, templateResponse } from "@/lib/contracts/templates";
 import { filesKeys } from "./files";
 
