@@ -3,7 +3,15 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
 import type { fileResponse } from "@/lib/contracts/files";
-import type { FileWorkflowResponse, ValidatorCandidate, validatorCandidatesResponse, workflowInstanceListResponse, WorkflowInstanceResponse, workflowInstanceResponse, workflowTokenResponse } from "@/lib/contracts/workflows";
+import type {
+  FileWorkflowResponse,
+  ValidatorCandidate,
+  validatorCandidatesResponse,
+  workflowInstanceListResponse,
+  WorkflowInstanceResponse,
+  workflowInstanceResponse,
+  workflowTokenResponse,
+} from "@/lib/contracts/workflows";
 import { filesKeys } from "./files";
 
 export type { FileWorkflowResponse, ValidatorCandidate, WorkflowInstanceResponse };
