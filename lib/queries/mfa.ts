@@ -1,10 +1,20 @@
 "use client";
 
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { startAuthentication, startRegistration, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import { startAuthentication, startRegistration } from "@simplewebauthn/browser";
 import { api, signInWithSecondFactor } from "@/lib/api-client";
 import type { ReauthInput } from "@/lib/contracts/account";
-import type { codeSentResponse, enableResponse, MfaState, mfaStateResponse, otpSetupResponse, recoveryCodesResponse, registeredWebauthnResponse, webauthnCreationOptionsResponse, webauthnRequestOptionsResponse } from "@/lib/contracts/mfa";
+import type {
+  codeSentResponse,
+  enableResponse,
+  MfaState,
+  mfaStateResponse,
+  otpSetupResponse,
+  recoveryCodesResponse,
+  registeredWebauthnResponse,
+  webauthnCreationOptionsResponse,
+  webauthnRequestOptionsResponse,
+} from "@/lib/contracts/mfa";
 import { accountKeys } from "./account";
 import { peopleKeys } from "./admin-people";
 
