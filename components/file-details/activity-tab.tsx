@@ -42,7 +42,13 @@ export function ActivityTab({ target }: { target: Target }) {
               {version !== undefined && event.type !== 0 && <span className={styles.muted}> · {t("details.versionNumber", { number: version })}</span>}
             </span>
             <span className={styles.muted}>
-              {event.owner ?? t("details.someone")} · <LocalTime iso={event.date} />
+              {event.owner ?? t("details.someone")}
+              {event.date !== null && (
+                <>
+                  {" · "}
+                  <LocalTime iso={event.date} />
+                </>
+              )}
               {env.browser ? ` · ${env.browser}${env.os ? ` (${env.os})` : ""}` : ""}
             </span>
           </li>

@@ -2,7 +2,7 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { identityProviderListResponse, IdentityProviderResponse, identityProviderResponse, syncIdentityProviderResponse, TestDetailsResponse, testDetailsResponse } from "@/lib/contracts/identity-providers";
+import type { identityProviderListResponse, IdentityProviderResponse, identityProviderResponse, syncIdentityProviderResponse, testDetailsResponse } from "@/lib/contracts/identity-providers";
 
 export type IdentityProvider = IdentityProviderResponse & Record<string, unknown>;
 export type ProviderForm = Record<string, unknown>;

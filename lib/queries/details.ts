@@ -3,11 +3,11 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { api } from "@/lib/api-client";
-import type { annotationListResponse, AnnotationResponse, annotationResponse, CountsResponse, countsResponse } from "@/lib/contracts/annotations";
+import type { annotationListResponse, AnnotationResponse, annotationResponse, countsResponse } from "@/lib/contracts/annotations";
 import type { FileResponse, fileResponse, fileVersionsResponse } from "@/lib/contracts/files";
-import type { invitableUserListResponse, invitationListResponse, InvitationResponse } from "@/lib/contracts/invitations";
+import type { invitableUserListResponse, invitationListResponse } from "@/lib/contracts/invitations";
 import type { RightResponse, rightResponse, rightsListResponse } from "@/lib/contracts/rights";
-import type { TextStateResponse, textStateResponse } from "@/lib/contracts/texts";
+import type { textStateResponse } from "@/lib/contracts/texts";
 import type { fileTimelineResponse, folderTimelineResponse, TimelineEventResponse } from "@/lib/contracts/timelines";
 import { filesKeys } from "./files";
 
