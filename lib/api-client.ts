@@ -121,8 +121,9 @@ export function apiErrorOf(status: number, body: unknown, statusText: string, re
 }
 
 /**
- * What an operation answers, named by its response schema in lib/contracts (`typeof shareResponse`),
- * in its wire form (what the server's response check accepts). Callers import the schema with
+ * What an operation answers, named by its response schema in lib/contracts (`typeof shareResponse`):
+ * the schema's output type (response schemas transform nothing, so it is the JSON the server's
+ * response check accepts; the recursive ones, folders and timelines, declare only it). Callers import the schema with
  * `import type`: only its type reaches the browser, the schema itself stays on the server, so the
  * bundle carries no contract and no answer is parsed twice (the server checks them under tests).
  */
