@@ -120,21 +120,37 @@ export function apiErrorOf(status: number, body: unknown, statusText: string, re
   return new ApiError(status, `http_${status}`, statusText || "Request failed", undefined, retryAfter);
 }
 
+/**
+ * What an operation answers, named by its response schema in lib/contracts (`typeof shareResponse`):
+ * the schema's output type (response schemas transform nothing, so it is the JSON the server's
+ * response check accepts; the recursive ones, folders and timelines, declare only it). Callers import the schema with
+ * `import type`: only its type reaches the browser, the schema itself stays on the server, so the
+ * bundle carries no contract and no answer is parsed twice (the server checks them under tests).
+ */
+export type Answer<S extends Schema> = S extends z.ZodType ? z.output<S> : z.output<S[keyof S]>;
+
+/** A response schema, or one per status where they differ (route()'s `response`): the answer is any of them. */
+type Schema = z.ZodType | { [status: number]: z.ZodType };
+
+/** A call whose answer the caller does not read (a 204, or a body it ignores). */
+type Ignored = z.ZodUnknown;
+
 /** JSON bodies parsed; anything else (the picture upload answers "OK") as text. */
-async function json<T>(response: Response): Promise<T> {
-  if (response.status === 204) return undefined as T;
+async function json<S extends Schema>(response: Response): Promise<Answer<S>> {
+  if (response.status === 204) return undefined as Answer<S>;
   const isJson = /\bjson\b/.test(response.headers.get("content-type") ?? "");
-  return (isJson ? await response.json() : await response.text()) as T;
+  return (isJson ? await response.json() : await response.text()) as Answer<S>;
 }
 
+/** Each call names the schema of what it reads (`api.get<typeof fileResponse>(...)`): a hand-written type does not fit (tests/unit/typed-client.test.ts). */
 export const api = {
-  get: async <T>(path: string) => json<T>(await request("GET", path)),
-  post: async <T>(path: string, body?: unknown, options?: RequestOptions) => json<T>(await request("POST", path, { json: body ?? {} }, options)),
-  put: async <T>(path: string, body: unknown) => json<T>(await request("PUT", path, { json: body })),
-  /** Some deletions answer a body (a trash item): callers that want it name its type. */
-  delete: async <T = void>(path: string, body?: unknown) => json<T>(await request("DELETE", path, body === undefined ? undefined : { json: body })),
+  get: async <S extends Schema>(path: string) => json<S>(await request("GET", path)),
+  post: async <S extends Schema = Ignored>(path: string, body?: unknown, options?: RequestOptions) => json<S>(await request("POST", path, { json: body ?? {} }, options)),
+  put: async <S extends Schema = Ignored>(path: string, body: unknown) => json<S>(await request("PUT", path, { json: body })),
+  /** Some deletions answer a body (a trash item): callers that want it name its schema. */
+  delete: async <S extends Schema = Ignored>(path: string, body?: unknown) => json<S>(await request("DELETE", path, body === undefined ? undefined : { json: body })),
   /** Multipart upload; the browser streams the file. */
-  upload: async <T>(path: string, form: FormData) => json<T>(await request("POST", path, { form })),
+  upload: async <S extends Schema = Ignored>(path: string, form: FormData) => json<S>(await request("POST", path, { form })),
   /** A binary resource, or null when it does not exist (404). */
   getBlob: async (path: string): Promise<Blob | null> => {
     try {
@@ -164,7 +180,8 @@ export class SignInError extends Error {
 const AUTH = "/api/auth";
 
 async function csrfToken(): Promise<string> {
-  const { csrfToken } = await api.get<{ csrfToken: string }>(`${AUTH}/csrf`);
+  // next-auth's own endpoint, outside the contract: its answer has no schema in lib/contracts.
+  const { csrfToken } = (await (await request("GET", `${AUTH}/csrf`)).json()) as { csrfToken: string };
   return csrfToken;
 }
 

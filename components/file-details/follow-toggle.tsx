@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
 import { api } from "@/lib/api-client";
-import type { AlertResponse } from "@/lib/contracts/alerts";
+import type { alertListResponse } from "@/lib/contracts/alerts";
 import { useT } from "@/lib/i18n/provider";
 import { useAccount } from "@/lib/queries/account";
 import { detailsKeys } from "@/lib/queries/details";
@@ -18,7 +18,7 @@ export function FollowToggle({ folderId }: { folderId: number }) {
   const account = useAccount();
   const queryClient = useQueryClient();
   const key = [...detailsKeys.all, "alerts", folderId];
-  const alerts = useQuery({ queryKey: key, queryFn: () => api.get<AlertResponse[]>(`/api/alerts/${folderId}`) });
+  const alerts = useQuery({ queryKey: key, queryFn: () => api.get<typeof alertListResponse>(`/api/alerts/${folderId}`) });
   const me = account.data ? String(account.data.id) : null;
   const mine = alerts.data?.find((a) => String(a.target_id) === me);
   const toggle = useMutation({

@@ -6,6 +6,7 @@ import { LocalTime } from "@/components/local-time";
 import { Button } from "@/components/ui/button";
 import { FormStatus } from "@/components/ui/form-status";
 import { api, ApiError } from "@/lib/api-client";
+import type { tokenResponse } from "@/lib/contracts/links";
 import type { ShareContentJson } from "@/lib/contracts/shares";
 import { useT } from "@/lib/i18n/provider";
 import { awaitsVisitor, publicShareContentQuery, publicShareQuery, useRefreshPublicLink, withAccess } from "@/lib/queries/public-links";
@@ -45,7 +46,7 @@ export function ShareScreen({ linkKey }: { linkKey: string }) {
   const data = share.data;
 
   async function fileToken(item: ShareContentJson, type: "preview" | "download") {
-    const { token } = await api.post<{ token: string }>(withAccess(`/api/token/share/${item.guid}/${type}/${k}`, "share", linkKey), {});
+    const { token } = await api.post<typeof tokenResponse>(withAccess(`/api/token/share/${item.guid}/${type}/${k}`, "share", linkKey), {});
     return token;
   }
 

@@ -37,7 +37,7 @@ export function AddPeople({ item, recursive = true, linkId = null }: { item: Ite
   const listId = useId();
   const email = isEmailAddress(search) ? search.toLowerCase() : null;
   const people = isFolder ? (found.data ?? []) : [];
-  const known = email !== null && people.some((person) => (person.emails ?? "").toLowerCase().split(/[\s,]+/).includes(email));
+  const known = email !== null && people.some((person) => person.emails.some((address) => address.toLowerCase() === email));
   const failed = (e: unknown) => toast({ tone: "error", message: t("files.actionFailed", { reason: describeFileError(e, t) }) });
   const done = (message: string) => {
     setText("");
@@ -70,7 +70,7 @@ export function AddPeople({ item, recursive = true, linkId = null }: { item: Ite
                 onClick={() => grant.mutate({ targetId: person.id, flags: READER, recursive }, { onSuccess: () => done(t("details.rightGranted", { name: person.name })), onError: failed })}
               >
                 {person.name}
-                {person.emails ? <span className={styles.muted}> · {person.emails}</span> : null}
+                {person.emails.length > 0 ? <span className={styles.muted}> · {person.emails.join(", ")}</span> : null}
               </button>
             </li>
           ))}

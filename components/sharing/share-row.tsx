@@ -7,6 +7,7 @@ import { LocalTime } from "@/components/local-time";
 import { Button } from "@/components/ui/button";
 import buttons from "@/components/ui/button.module.css";
 import { FormStatus, type Status } from "@/components/ui/form-status";
+import { eventEnv } from "@/lib/event-env";
 import { useT } from "@/lib/i18n/provider";
 import type { MessageKey } from "@/lib/i18n/translate";
 import { linkState, SHARE_FLAGS, shareActivityQuery, useDeleteShare, useSendShare, useUpdateShare, type ShareResponse } from "@/lib/queries/sharing";
@@ -155,7 +156,7 @@ function ShareActivityList({ shareId }: { shareId: number }) {
           <li key={access.id}>
             {t(ACCESS_KINDS[access.kind] ?? "sharing.kind.download")}
             {access.file_name ? ` · ${access.file_name}` : ""} · <LocalTime iso={access.date} />
-            {access.env?.browser ? ` · ${access.env.browser}` : ""}
+            {eventEnv(access.env).browser ? ` · ${eventEnv(access.env).browser}` : ""}
           </li>
         ))}
       </ul>

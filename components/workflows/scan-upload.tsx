@@ -5,7 +5,7 @@ import { useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FormStatus, type Status } from "@/components/ui/form-status";
 import { api } from "@/lib/api-client";
-import type { WorkflowInstanceResponse } from "@/lib/contracts/workflows";
+import type { workflowInstanceResponse } from "@/lib/contracts/workflows";
 import { useT } from "@/lib/i18n/provider";
 import { workflowKeys } from "@/lib/queries/workflows";
 import { reasonOf } from "./workflow-review";
@@ -32,7 +32,7 @@ export function ScanUpload({ token }: { token: string }) {
     try {
       const form = new FormData();
       form.append("targetFile", file, file.name);
-      const instance = await api.upload<WorkflowInstanceResponse>(`/api/workflow/instance/${encodeURIComponent(token)}/upload`, form);
+      const instance = await api.upload<typeof workflowInstanceResponse>(`/api/workflow/instance/${encodeURIComponent(token)}/upload`, form);
       queryClient.setQueryData(workflowKeys.public(token), instance);
       setStatus({ tone: "success", message: t("workflow.scan.received") });
     } catch (e) {

@@ -100,7 +100,10 @@ export const guidTokenParams = z.object({ key: linkKey, guid: z.string().uuid(),
 export const dataTokenParams = z.object({ key: linkKey, dataId: id, type: z.enum(["preview", "video"]) });
 export const templateTokenParams = z.object({ id, type: z.string().min(1).max(40) });
 export const shareListResponse = listResponse(shareResponse);
-export const shareContentListResponse = listResponse(shareContent);
+/** GET /share/content/(key)[/(folderId)]: a page of Share content, and where the visitor is (null at the share's roots; parent_id 0 at a shared folder). */
+export const shareContentListResponse = listResponse(shareContent).extend({
+  folder: z.object({ id: z.number().int(), name: z.string(), parent_id: z.number().int() }).nullable(),
+});
 
 /** `GET /share/(id)/activity`: the accesses through the link, a page of them in the list envelope, and totals. */
 export const shareActivityResponse = listResponse(

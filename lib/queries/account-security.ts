@@ -3,8 +3,7 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
 import type { ReauthInput } from "@/lib/contracts/account";
-import type { AppPasswordItem, CreatedAppPassword, SessionItem } from "@/lib/contracts/account-security";
-import type { Page } from "./admin-envelope";
+import type { AppPasswordItem, appPasswordListResponse, CreatedAppPassword, createdAppPasswordResponse, SessionItem, sessionListResponse } from "@/lib/contracts/account-security";
 
 export type { AppPasswordItem, CreatedAppPassword, SessionItem };
 
@@ -17,11 +16,11 @@ export const accountSecurityKeys = {
 
 /** GET /api/account/sessions. */
 export const sessionsQuery = () =>
-  queryOptions({ queryKey: accountSecurityKeys.sessions(), queryFn: () => api.get<Page<SessionItem>>("/api/account/sessions?nb_objects=1000") });
+  queryOptions({ queryKey: accountSecurityKeys.sessions(), queryFn: () => api.get<typeof sessionListResponse>("/api/account/sessions?nb_objects=1000") });
 
 /** GET /api/account/app_passwords. */
 export const appPasswordsQuery = () =>
-  queryOptions({ queryKey: accountSecurityKeys.appPasswords(), queryFn: () => api.get<Page<AppPasswordItem>>("/api/account/app_passwords?nb_objects=1000") });
+  queryOptions({ queryKey: accountSecurityKeys.appPasswords(), queryFn: () => api.get<typeof appPasswordListResponse>("/api/account/app_passwords?nb_objects=1000") });
 
 function useSecurityMutation<I, R>(fn: (input: I) => Promise<R>) {
   const queryClient = useQueryClient();
@@ -30,5 +29,5 @@ function useSecurityMutation<I, R>(fn: (input: I) => Promise<R>) {
 
 export const useEndSession = () => useSecurityMutation((id: number) => api.delete(`/api/account/session/${id}`));
 export const useEndOtherSessions = () => useSecurityMutation(() => api.delete("/api/account/sessions"));
-export const useCreateAppPassword = () => useSecurityMutation((input: { name: string } & ReauthInput) => api.post<CreatedAppPassword>("/api/account/app_passwords", input));
+export const useCreateAppPassword = () => useSecurityMutation((input: { name: string } & ReauthInput) => api.post<typeof createdAppPasswordResponse>("/api/account/app_passwords", input));
 export const useRevokeAppPassword = () => useSecurityMutation((id: number) => api.delete(`/api/account/app_password/${id}`));

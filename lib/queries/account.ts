@@ -3,8 +3,10 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import { api } from "@/lib/api-client";
+import type { accountResponse } from "@/lib/contracts/account";
 import type { UserResponse } from "@/lib/contracts/users";
 
+/** The account as screens read it: GET /api/account's answer, or the page's own (presentUser), which has no current_language. */
 export type Account = UserResponse;
 
 /** PUT /api/account: every field optional; the password changes only with old_password, the email with `password` (or `code`). */
@@ -27,7 +29,7 @@ export const accountKeys = {
 export const accountQuery = () =>
   queryOptions({
     queryKey: accountKeys.me(),
-    queryFn: () => api.get<Account>("/api/account"),
+    queryFn: (): Promise<Account> => api.get<typeof accountResponse>("/api/account"),
   });
 
 export const accountPictureQuery = () =>
@@ -43,7 +45,7 @@ export const useAccount = () => useQuery(accountQuery());
 export function useUpdateAccount() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: AccountUpdate) => api.put<Account>("/api/account", input),
+    mutationFn: (input: AccountUpdate) => api.put<typeof accountResponse>("/api/account", input),
     onSuccess: (account) => queryClient.setQueryData(accountKeys.me(), account),
   });
 }
@@ -51,7 +53,7 @@ export function useUpdateAccount() {
 export function useChangePassword() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { old_password: string; new_password: string }) => api.put<Account>("/api/account", input),
+    mutationFn: (input: { old_password: string; new_password: string }) => api.put<typeof accountResponse>("/api/account", input),
     onSuccess: (account) => queryClient.setQueryData(accountKeys.me(), account),
   });
 }
@@ -62,7 +64,7 @@ export function useUploadAccountPicture() {
     mutationFn: (file: File) => {
       const form = new FormData();
       form.append("targetFile", file);
-      return api.upload<unknown>("/api/account/picture", form);
+      return api.upload("/api/account/picture", form);
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.picture() }),
   });

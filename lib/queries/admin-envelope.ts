@@ -1,6 +1,3 @@
-/** The contract's list envelope as the console reads it. */
-export type Page<T> = { offset_start: number; nb_objects: number; nb_total_objects: number; objects: T[] };
-
 /** A query string of the defined values, for the paged lists of the console. */
 export function queryString(params: Record<string, string | number | undefined | null>): string {
   const search = new URLSearchParams();

@@ -2,8 +2,7 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { IdentityProviderResponse, TestDetailsResponse } from "@/lib/contracts/identity-providers";
-import type { Page } from "./admin-envelope";
+import type { identityProviderListResponse, IdentityProviderResponse, identityProviderResponse, syncIdentityProviderResponse, testDetailsResponse } from "@/lib/contracts/identity-providers";
 
 export type IdentityProvider = IdentityProviderResponse & Record<string, unknown>;
 export type ProviderForm = Record<string, unknown>;
@@ -17,7 +16,7 @@ export const adminIdentityKeys = {
 export const identityProvidersQuery = (poll = false) =>
   queryOptions({
     queryKey: adminIdentityKeys.list(),
-    queryFn: () => api.get<Page<IdentityProvider>>("/api/identity/providers?nb_objects=1000"),
+    queryFn: () => api.get<typeof identityProviderListResponse>("/api/identity/providers?nb_objects=1000"),
     refetchInterval: poll ? 2000 : false,
   });
 
@@ -30,7 +29,7 @@ export function useSaveProvider() {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: ({ id, form }: { id?: string; form: ProviderForm }) =>
-      id ? api.put<IdentityProvider>(`/api/identity/provider/${encodeURIComponent(id)}`, form) : api.post<IdentityProvider>("/api/identity/provider", form),
+      id ? api.put<typeof identityProviderResponse>(`/api/identity/provider/${encodeURIComponent(id)}`, form) : api.post<typeof identityProviderResponse>("/api/identity/provider", form),
     onSettled: invalidate,
   });
 }
@@ -42,13 +41,13 @@ export function useDeleteProvider() {
 
 /** POST /api/identity/provider/test?details=1: a configuration (with `id`, stored secrets fill the blanks), never saved; the outcome with its reason. */
 export function useTestProvider() {
-  return useMutation({ mutationFn: (form: ProviderForm) => api.post<TestDetailsResponse>("/api/identity/provider/test?details=1", form) });
+  return useMutation({ mutationFn: (form: ProviderForm) => api.post<typeof testDetailsResponse>("/api/identity/provider/test?details=1", form) });
 }
 
 export function useSyncProvider() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (id: string) => api.post<{ job_id: number; provider_id: string; status: string }>(`/api/identity/provider/${encodeURIComponent(id)}/sync`),
+    mutationFn: (id: string) => api.post<typeof syncIdentityProviderResponse>(`/api/identity/provider/${encodeURIComponent(id)}/sync`),
     onSettled: invalidate,
   });
 }

@@ -2,8 +2,8 @@
 
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { JobResponse } from "@/lib/contracts/jobs";
-import { queryString, type Page } from "./admin-envelope";
+import type { jobListResponse, JobResponse, jobResponse } from "@/lib/contracts/jobs";
+import { queryString } from "./admin-envelope";
 
 export type Job = JobResponse;
 export type JobFilter = { status: string; offset: number; limit: number };
@@ -17,7 +17,7 @@ export const adminJobsKeys = {
 export const jobsQuery = (filter: JobFilter) =>
   queryOptions({
     queryKey: adminJobsKeys.list(filter),
-    queryFn: () => api.get<Page<Job>>(`/api/admin/jobs${queryString({ status: filter.status, offset_start: filter.offset, nb_objects: filter.limit })}`),
+    queryFn: () => api.get<typeof jobListResponse>(`/api/admin/jobs${queryString({ status: filter.status, offset_start: filter.offset, nb_objects: filter.limit })}`),
     placeholderData: keepPreviousData,
   });
 
@@ -29,7 +29,7 @@ function useInvalidateJobs() {
 
 export function useRetryJob() {
   const invalidate = useInvalidateJobs();
-  return useMutation({ mutationFn: (id: number) => api.post<Job>(`/api/admin/job/${id}/retry`), onSettled: invalidate });
+  return useMutation({ mutationFn: (id: number) => api.post<typeof jobResponse>(`/api/admin/job/${id}/retry`), onSettled: invalidate });
 }
 
 export function useDiscardJob() {

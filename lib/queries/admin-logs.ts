@@ -2,8 +2,9 @@
 
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { LogEntryResponse } from "@/lib/contracts/logs";
-import { queryString, type Page } from "./admin-envelope";
+import type { fileResponse } from "@/lib/contracts/files";
+import type { LogEntryResponse, logEntryResponse, logListResponse } from "@/lib/contracts/logs";
+import { queryString } from "./admin-envelope";
 
 export type LogEntry = LogEntryResponse;
 
@@ -75,18 +76,18 @@ export function logsPath(filters: LogFilters, offset: number, limit: number): st
 export const logsQuery = (filters: LogFilters, offset: number, limit: number) =>
   queryOptions({
     queryKey: adminLogsKeys.list(filters, offset, limit),
-    queryFn: () => api.get<Page<LogEntry>>(logsPath(filters, offset, limit)),
+    queryFn: () => api.get<typeof logListResponse>(logsPath(filters, offset, limit)),
     placeholderData: keepPreviousData,
   });
 
 export const logQuery = (id: number) =>
-  queryOptions({ queryKey: adminLogsKeys.one(id), queryFn: () => api.get<LogEntry>(`/api/log/${id}`) });
+  queryOptions({ queryKey: adminLogsKeys.one(id), queryFn: () => api.get<typeof logEntryResponse>(`/api/log/${id}`) });
 
 /** Every entry matching the filters, page after page of the API (at most `max`), for the CSV export. */
 export async function fetchAllLogs(filters: LogFilters, max = 10_000): Promise<LogEntry[]> {
   const all: LogEntry[] = [];
   for (let offset = 0; offset < max; offset += 1000) {
-    const page = await api.get<Page<LogEntry>>(logsPath(filters, offset, 1000));
+    const page = await api.get<typeof logListResponse>(logsPath(filters, offset, 1000));
     all.push(...page.objects);
     if (page.objects.length < 1000) break;
   }
@@ -95,6 +96,6 @@ export async function fetchAllLogs(filters: LogFilters, max = 10_000): Promise<L
 
 /** The folder holding a file (or one of its versions), to open it in the browser from a log entry. */
 export async function fileFolderId(fileId: number): Promise<number> {
-  const file = await api.get<{ parent_id: number }>(`/api/file/${fileId}`);
+  const file = await api.get<typeof fileResponse>(`/api/file/${fileId}`);
   return file.parent_id;
 }

@@ -2,11 +2,11 @@
 
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { EmailResponse, EmailType, PreviewEmailResponse } from "@/lib/contracts/emails";
-import { queryString, type Page } from "./admin-envelope";
+import type { smsListResponse } from "@/lib/contracts/sms";
+import type { emailListResponse, EmailResponse, emailResponse, EmailType, PreviewEmailResponse, previewEmailResponse } from "@/lib/contracts/emails";
+import { queryString } from "./admin-envelope";
 
 export type Email = EmailResponse;
-export type Sms = { id: number; to: string; body: string; provider: string; creation_date: string | null; sent_date: string | null; error: string | null };
 
 export const adminMailKeys = {
   all: ["admin", "mail"] as const,
@@ -25,7 +25,7 @@ export type TemplatePreviewInput = { object: string; content: string; language: 
 export const templatePreviewQuery = (input: TemplatePreviewInput) =>
   queryOptions({
     queryKey: adminMailKeys.preview(input),
-    queryFn: () => api.post<TemplatePreview>("/api/email/preview", input),
+    queryFn: () => api.post<typeof previewEmailResponse>("/api/email/preview", input),
     placeholderData: keepPreviousData,
     retry: false,
     staleTime: 60_000,
@@ -35,14 +35,14 @@ export const templatePreviewQuery = (input: TemplatePreviewInput) =>
 export const emailsQuery = (type: EmailType, offset: number, limit: number) =>
   queryOptions({
     queryKey: adminMailKeys.emails(type, offset, limit),
-    queryFn: () => api.get<Page<Email>>(`/api/emails${queryString({ type, offset_start: offset, nb_objects: limit })}`),
+    queryFn: () => api.get<typeof emailListResponse>(`/api/emails${queryString({ type, offset_start: offset, nb_objects: limit })}`),
     placeholderData: keepPreviousData,
   });
 
 export const smsQuery = (offset: number, limit: number) =>
   queryOptions({
     queryKey: adminMailKeys.sms(offset, limit),
-    queryFn: () => api.get<Page<Sms>>(`/api/admin/sms${queryString({ offset_start: offset, nb_objects: limit })}`),
+    queryFn: () => api.get<typeof smsListResponse>(`/api/admin/sms${queryString({ offset_start: offset, nb_objects: limit })}`),
     placeholderData: keepPreviousData,
   });
 
@@ -54,7 +54,7 @@ function useInvalidateMail() {
 /** POST /api/email/(id)/resend: a waiting (failed) mail goes out again now. */
 export function useResendEmail() {
   const invalidate = useInvalidateMail();
-  return useMutation({ mutationFn: (id: number) => api.post<Email>(`/api/email/${id}/resend`), onSettled: invalidate });
+  return useMutation({ mutationFn: (id: number) => api.post<typeof emailResponse>(`/api/email/${id}/resend`), onSettled: invalidate });
 }
 
 /** DELETE /api/email/(id): cancel a waiting mail, or remove a template. */
@@ -70,7 +70,7 @@ export function useSaveTemplate() {
   const invalidate = useInvalidateMail();
   return useMutation({
     mutationFn: (input: TemplateInput & { id?: number }) =>
-      input.id ? api.put<Email>(`/api/email/${input.id}`, { object: input.object, content: input.content }) : api.post<Email>("/api/email", { type: "EM_TE_ALERT", object: input.object, content: input.content }),
+      input.id ? api.put<typeof emailResponse>(`/api/email/${input.id}`, { object: input.object, content: input.content }) : api.post<typeof emailResponse>("/api/email", { type: "EM_TE_ALERT", object: input.object, content: input.content }),
     onSettled: invalidate,
   });
 }

@@ -2,18 +2,15 @@
 
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { GroupResponse } from "@/lib/contracts/groups";
-import type { InvitationResponse } from "@/lib/contracts/invitations";
-import type { OptionsResponse } from "@/lib/contracts/options";
-import type { UserResponse, UserSort } from "@/lib/contracts/users";
+import type { groupListResponse, GroupResponse, groupResponse } from "@/lib/contracts/groups";
+import type { invitationListResponse, InvitationResponse, invitationResponse } from "@/lib/contracts/invitations";
+import type { OptionsResponse, optionsResponse } from "@/lib/contracts/options";
+import type { userListResponse, UserResponse, userResponse, UserSort } from "@/lib/contracts/users";
 
 export type AdminUser = UserResponse;
 export type AdminGroup = GroupResponse;
 export type AdminInvitation = InvitationResponse;
 export type ConnectionOptions = OptionsResponse;
-
-/** The contract's list envelope. */
-export type Page<T> = { offset_start: number; nb_objects: number; nb_total_objects: number; objects: T[] };
 
 export const peopleKeys = {
   users: ["admin-people", "users"] as const,
@@ -38,7 +35,7 @@ export const usersQuery = (filter: UsersFilter) =>
   queryOptions({
     queryKey: [...peopleKeys.users, filter],
     queryFn: () =>
-      api.get<Page<AdminUser>>(
+      api.get<typeof userListResponse>(
         `/api/users?${search({ keyword: filter.keyword, member_of: filter.member_of, offset_start: filter.offset, nb_objects: filter.limit, sort: filter.sort, order: filter.order, usage: filter.usage ? 1 : undefined })}`,
       ),
     placeholderData: keepPreviousData,
@@ -49,7 +46,7 @@ export type GroupsFilter = { keyword?: string; offset: number; limit: number };
 export const groupsQuery = (filter: GroupsFilter) =>
   queryOptions({
     queryKey: [...peopleKeys.groups, filter],
-    queryFn: () => api.get<Page<AdminGroup>>(`/api/groups?${search({ keyword: filter.keyword, offset_start: filter.offset, nb_objects: filter.limit })}`),
+    queryFn: () => api.get<typeof groupListResponse>(`/api/groups?${search({ keyword: filter.keyword, offset_start: filter.offset, nb_objects: filter.limit })}`),
     placeholderData: keepPreviousData,
   });
 
@@ -57,19 +54,19 @@ export const groupsQuery = (filter: GroupsFilter) =>
 export const groupQuery = (id: string) =>
   queryOptions({
     queryKey: [...peopleKeys.groups, "one", id],
-    queryFn: () => api.get<AdminGroup>(`/api/group/${id}?full=1`),
+    queryFn: () => api.get<typeof groupResponse>(`/api/group/${id}?full=1`),
   });
 
 export const invitationsQuery = () =>
   queryOptions({
     queryKey: peopleKeys.invitations,
-    queryFn: () => api.get<AdminInvitation[]>("/api/invites"),
+    queryFn: () => api.get<typeof invitationListResponse>("/api/invites"),
   });
 
 export const optionsQuery = (targetId: string) =>
   queryOptions({
     queryKey: [...peopleKeys.options, targetId],
-    queryFn: () => api.get<ConnectionOptions>(`/api/option/${targetId}`),
+    queryFn: () => api.get<typeof optionsResponse>(`/api/option/${targetId}`),
     // What is saved must be what the form shows next, not a copy 30 s old.
     staleTime: 0,
   });
@@ -96,7 +93,7 @@ function useInvalidate(...keys: (readonly string[])[]) {
 export function useCreateUser() {
   const invalidate = useInvalidate(peopleKeys.users, peopleKeys.groups);
   return useMutation({
-    mutationFn: ({ input, alert }: { input: UserInput; alert: boolean }) => api.post<AdminUser>(`/api/user${alert ? "?alert=1" : ""}`, input),
+    mutationFn: ({ input, alert }: { input: UserInput; alert: boolean }) => api.post<typeof userResponse>(`/api/user${alert ? "?alert=1" : ""}`, input),
     onSuccess: invalidate,
   });
 }
@@ -105,7 +102,7 @@ export function useCreateUser() {
 export function useUpdateUser() {
   const invalidate = useInvalidate(peopleKeys.users, peopleKeys.groups, peopleKeys.options);
   return useMutation({
-    mutationFn: ({ id, input, alert = false }: { id: string; input: UserInput; alert?: boolean }) => api.put<AdminUser>(`/api/user/${id}${alert ? "?alert=1" : ""}`, input),
+    mutationFn: ({ id, input, alert = false }: { id: string; input: UserInput; alert?: boolean }) => api.put<typeof userResponse>(`/api/user/${id}${alert ? "?alert=1" : ""}`, input),
     onSuccess: invalidate,
   });
 }
@@ -125,7 +122,7 @@ export function useBulkUpdateUsers() {
       const outcomes: BulkOutcome[] = [];
       for (const user of users) {
         try {
-          await api.put<AdminUser>(`/api/user/${user.id}`, input(user));
+          await api.put<typeof userResponse>(`/api/user/${user.id}`, input(user));
           outcomes.push({ user, error: null });
         } catch (error) {
           outcomes.push({ user, error });
@@ -145,19 +142,19 @@ export function useDeleteUser() {
 
 /** POST /api/reset_password: the account receives a one-use reset link by mail. */
 export function useMailPasswordReset() {
-  return useMutation({ mutationFn: (login: string) => api.post<unknown>("/api/reset_password", { login_or_email: login }) });
+  return useMutation({ mutationFn: (login: string) => api.post("/api/reset_password", { login_or_email: login }) });
 }
 
 export type GroupInput = { login?: string; members?: string[]; managers?: string[] };
 
 export function useCreateGroup() {
   const invalidate = useInvalidate(peopleKeys.groups, peopleKeys.users);
-  return useMutation({ mutationFn: (input: GroupInput) => api.post<AdminGroup>("/api/group", { members: [], ...input }), onSuccess: invalidate });
+  return useMutation({ mutationFn: (input: GroupInput) => api.post<typeof groupResponse>("/api/group", { members: [], ...input }), onSuccess: invalidate });
 }
 
 export function useUpdateGroup() {
   const invalidate = useInvalidate(peopleKeys.groups, peopleKeys.users);
-  return useMutation({ mutationFn: ({ id, input }: { id: string; input: GroupInput }) => api.put<AdminGroup>(`/api/group/${id}`, input), onSuccess: invalidate });
+  return useMutation({ mutationFn: ({ id, input }: { id: string; input: GroupInput }) => api.put<typeof groupResponse>(`/api/group/${id}`, input), onSuccess: invalidate });
 }
 
 export function useDeleteGroup() {
@@ -170,13 +167,13 @@ export type InvitationInput = { target: string; folder: number; rights: number; 
 /** POST /api/invite: the invited address is mailed a link to create its account. */
 export function useCreateInvitation() {
   const invalidate = useInvalidate(peopleKeys.invitations);
-  return useMutation({ mutationFn: (input: InvitationInput) => api.post<AdminInvitation>("/api/invite", input), onSuccess: invalidate });
+  return useMutation({ mutationFn: (input: InvitationInput) => api.post<typeof invitationResponse>("/api/invite", input), onSuccess: invalidate });
 }
 
 export function useUpdateInvitation() {
   const invalidate = useInvalidate(peopleKeys.invitations);
   return useMutation({
-    mutationFn: ({ id, input }: { id: string; input: { rights?: number; expiration?: string | null } }) => api.put<AdminInvitation>(`/api/invite/${id}`, input),
+    mutationFn: ({ id, input }: { id: string; input: { rights?: number; expiration?: string | null } }) => api.put<typeof invitationResponse>(`/api/invite/${id}`, input),
     onSuccess: invalidate,
   });
 }
@@ -190,7 +187,7 @@ export type OptionsInput = { ips?: string[] | null; days?: number; hour_start?: 
 
 export function useUpdateOptions() {
   const invalidate = useInvalidate(peopleKeys.options);
-  return useMutation({ mutationFn: ({ id, input }: { id: string; input: OptionsInput }) => api.put<ConnectionOptions>(`/api/option/${id}`, input), onSuccess: invalidate });
+  return useMutation({ mutationFn: ({ id, input }: { id: string; input: OptionsInput }) => api.put<typeof optionsResponse>(`/api/option/${id}`, input), onSuccess: invalidate });
 }
 
 export function useDeleteOptions() {

@@ -2,6 +2,7 @@
 
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
+import type { statsResponse } from "@/lib/contracts/stats";
 import { ALL_STATS, type StatsResponse } from "@/lib/contracts/stats";
 
 export type Stats = StatsResponse;
@@ -15,5 +16,5 @@ export const adminStatsKeys = {
 export const statsQuery = (mask = ALL_STATS) =>
   queryOptions({
     queryKey: adminStatsKeys.mask(mask),
-    queryFn: () => api.get<Stats>(`/api/stats?mask=${mask}`),
+    queryFn: () => api.get<typeof statsResponse>(`/api/stats?mask=${mask}`),
   });

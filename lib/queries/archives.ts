@@ -2,11 +2,10 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { ArchiveResponse } from "@/lib/contracts/archives";
+import type { archiveListResponse, ArchiveResponse, archiveResponse } from "@/lib/contracts/archives";
 import { filesKeys, type Item } from "./files";
 
 export type { ArchiveResponse };
-type Envelope<T> = { objects: T[]; nb_total_objects: number };
 
 export const archivesKeys = { all: ["archives"] as const, list: () => [...archivesKeys.all, "list"] as const };
 
@@ -16,7 +15,7 @@ const archivePath = (a: Pick<ArchiveResponse, "type" | "object_id">) => `/api/ar
 export const archivesQuery = () =>
   queryOptions({
     queryKey: archivesKeys.list(),
-    queryFn: () => api.get<Envelope<ArchiveResponse>>("/api/archives?nb_objects=1000").then((r) => r.objects),
+    queryFn: () => api.get<typeof archiveListResponse>("/api/archives?nb_objects=1000").then((r) => r.objects),
     refetchInterval: (query) => (query.state.data?.some((a) => a.state !== "archived") ? 1500 : false),
   });
 
@@ -30,13 +29,13 @@ function useInvalidate() {
 
 export function useArchiveItem() {
   const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (item: Pick<Item, "kind" | "id">) => api.put<ArchiveResponse>(`/api/${item.kind}/${item.id}/archive`, {}), onSuccess: invalidate });
+  return useMutation({ mutationFn: (item: Pick<Item, "kind" | "id">) => api.put<typeof archiveResponse>(`/api/${item.kind}/${item.id}/archive`, {}), onSuccess: invalidate });
 }
 
 export function useUnarchive() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (input: { archive: ArchiveResponse; parentId?: number }) => api.put<ArchiveResponse>(`${archivePath(input.archive)}/unarchive`, input.parentId ? { parent_id: input.parentId } : {}),
+    mutationFn: (input: { archive: ArchiveResponse; parentId?: number }) => api.put<typeof archiveResponse>(`${archivePath(input.archive)}/unarchive`, input.parentId ? { parent_id: input.parentId } : {}),
     onSuccess: invalidate,
   });
 }
@@ -44,7 +43,7 @@ export function useUnarchive() {
 export function useUpdateArchive() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (input: { archive: ArchiveResponse; name: string; comment: string }) => api.put<ArchiveResponse>(archivePath(input.archive), { name: input.name, comment: input.comment }),
+    mutationFn: (input: { archive: ArchiveResponse; name: string; comment: string }) => api.put<typeof archiveResponse>(archivePath(input.archive), { name: input.name, comment: input.comment }),
     onSuccess: invalidate,
   });
 }

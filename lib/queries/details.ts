@@ -3,33 +3,17 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { api } from "@/lib/api-client";
-import type { AnnotationResponse, CountsResponse } from "@/lib/contracts/annotations";
-import type { FileResponse } from "@/lib/contracts/files";
-import type { InvitationResponse } from "@/lib/contracts/invitations";
-import type { RightResponse } from "@/lib/contracts/rights";
-import type { TextStateResponse } from "@/lib/contracts/texts";
+import type { annotationListResponse, AnnotationResponse, annotationResponse, countsResponse } from "@/lib/contracts/annotations";
+import type { FileResponse, fileResponse, fileVersionsResponse } from "@/lib/contracts/files";
+import type { invitableUserListResponse, invitationListResponse } from "@/lib/contracts/invitations";
+import type { RightResponse, rightResponse, rightsListResponse } from "@/lib/contracts/rights";
+import type { textStateResponse } from "@/lib/contracts/texts";
+import type { fileTimelineResponse, folderTimelineResponse, TimelineEventResponse } from "@/lib/contracts/timelines";
 import { filesKeys } from "./files";
 
 export type { AnnotationResponse, RightResponse };
 export type Target = { type: "file" | "folder"; id: number };
-type Envelope<T> = { objects: T[]; nb_total_objects: number };
-
-/** One event of a timeline (api.md's settled types), as the server presents it. */
-export type TimelineEvent = {
-  id: number;
-  type: number;
-  subtype?: number;
-  date: string;
-  owner?: string | null;
-  owner_id?: string | null;
-  env?: { browser?: string; os?: string } | null;
-  data?: unknown;
-  extended?: TimelineEvent[];
-  responses?: TimelineEvent[];
-};
-export type VersionTimeline = FileResponse & { total_downloads: number; total_previews: number; total_annotations: number; events: TimelineEvent[] };
-export type FolderTimeline = { id: number; name: string; events: TimelineEvent[] };
-export type Invitable = { id: string; name: string; emails?: string };
+export type { TimelineEventResponse };
 
 export const detailsKeys = {
   all: [...filesKeys.all, "details-panel"] as const,
@@ -56,7 +40,7 @@ export const commentCountsQuery = (rows: { kind: "file" | "folder"; id: number }
   return queryOptions({
     queryKey: detailsKeys.counts(ids),
     queryFn: async () => {
-      const found = await api.get<CountsResponse>(`/api/annotations/counts?${ids}`);
+      const found = await api.get<typeof countsResponse>(`/api/annotations/counts?${ids}`);
       const byRow = new Map<string, CommentCounts>();
       for (const [id, c] of Object.entries(found.files)) byRow.set(`file:${id}`, c);
       for (const [id, c] of Object.entries(found.folders)) byRow.set(`folder:${id}`, c);
@@ -68,32 +52,32 @@ export const commentCountsQuery = (rows: { kind: "file" | "folder"; id: number }
 };
 
 export const versionsQuery = (fileId: number) =>
-  queryOptions({ queryKey: detailsKeys.versions(fileId), queryFn: () => api.get<FileResponse[]>(`/api/file/${fileId}/versions`) });
+  queryOptions({ queryKey: detailsKeys.versions(fileId), queryFn: () => api.get<typeof fileVersionsResponse>(`/api/file/${fileId}/versions`) });
 
 /** Every annotation of a target, oldest first, so replies follow what they answer. */
 export const commentsQuery = (target: Target) =>
   queryOptions({
     queryKey: detailsKeys.comments(target),
     queryFn: async () => {
-      const page = await api.get<Envelope<AnnotationResponse>>(`/api/annotations/${target.id}/${target.type}?nb_objects=1000`);
+      const page = await api.get<typeof annotationListResponse>(`/api/annotations/${target.id}/${target.type}?nb_objects=1000`);
       return [...page.objects].sort((a, b) => a.date.localeCompare(b.date) || a.id - b.id);
     },
   });
 
 export const fileTimelineQuery = (fileId: number) =>
-  queryOptions({ queryKey: detailsKeys.timeline({ type: "file", id: fileId }), queryFn: () => api.get<VersionTimeline[]>(`/api/file/${fileId}/timeline`) });
+  queryOptions({ queryKey: detailsKeys.timeline({ type: "file", id: fileId }), queryFn: () => api.get<typeof fileTimelineResponse>(`/api/file/${fileId}/timeline`) });
 
 export const folderTimelineQuery = (folderId: number) =>
-  queryOptions({ queryKey: detailsKeys.timeline({ type: "folder", id: folderId }), queryFn: () => api.get<FolderTimeline>(`/api/folder/${folderId}/timeline`) });
+  queryOptions({ queryKey: detailsKeys.timeline({ type: "folder", id: folderId }), queryFn: () => api.get<typeof folderTimelineResponse>(`/api/folder/${folderId}/timeline`) });
 
 export const rightsQuery = (folderId: number) =>
-  queryOptions({ queryKey: detailsKeys.rights(folderId), queryFn: () => api.get<RightResponse[]>(`/api/rights/${folderId}`) });
+  queryOptions({ queryKey: detailsKeys.rights(folderId), queryFn: () => api.get<typeof rightsListResponse>(`/api/rights/${folderId}`) });
 
 /** People and groups who could be given access to a folder (the server wants 3 characters). */
 export const invitableQuery = (folderId: number, search: string) =>
   queryOptions({
     queryKey: detailsKeys.invitable(folderId, search),
-    queryFn: async () => (await api.get<Envelope<Invitable>>(`/api/invite/users/${folderId}?search=${encodeURIComponent(search)}&nb_objects=10`)).objects,
+    queryFn: async () => (await api.get<typeof invitableUserListResponse>(`/api/invite/users/${folderId}?search=${encodeURIComponent(search)}&nb_objects=10`)).objects,
     enabled: search.trim().length >= 3,
   });
 
@@ -113,7 +97,7 @@ function useInvalidateDetails() {
 export function useRestoreVersion() {
   const invalidate = useInvalidateDetails();
   return useMutation({
-    mutationFn: (version: FileResponse) => api.post<FileResponse>("/api/file", { name: version.name, parent_id: version.parent_id, hash: version.hash }),
+    mutationFn: (version: FileResponse) => api.post<typeof fileResponse>("/api/file", { name: version.name, parent_id: version.parent_id, hash: version.hash }),
     onSuccess: invalidate,
   });
 }
@@ -122,7 +106,7 @@ export function useAddComment(target: Target) {
   const invalidate = useInvalidateDetails();
   return useMutation({
     mutationFn: (input: { text: string; conversation?: number }) =>
-      api.post<AnnotationResponse>("/api/annotation", { target_id: target.id, target_type: target.type, text: input.text, conversation: input.conversation }),
+      api.post<typeof annotationResponse>("/api/annotation", { target_id: target.id, target_type: target.type, text: input.text, conversation: input.conversation }),
     onSuccess: invalidate,
   });
 }
@@ -146,14 +130,14 @@ export function useGrantRight(folderId: number) {
   const invalidate = useInvalidateDetails();
   return useMutation({
     mutationFn: (input: { targetId: string; flags: RightFlags; recursive: boolean }) =>
-      api.post<RightResponse>(`/api/right${input.recursive ? "?recursive=1" : ""}`, { folder_id: folderId, target_id: input.targetId, ...input.flags }),
+      api.post<typeof rightResponse>(`/api/right${input.recursive ? "?recursive=1" : ""}`, { folder_id: folderId, target_id: input.targetId, ...input.flags }),
     onSuccess: invalidate,
   });
 }
 
 /** GET /invites/(folderId): the folder's invitations, whoever sent them (needs the share right). */
 export const folderInvitationsQuery = (folderId: number) =>
-  queryOptions({ queryKey: detailsKeys.invitations(folderId), queryFn: () => api.get<InvitationResponse[]>(`/api/invites/${folderId}`) });
+  queryOptions({ queryKey: detailsKeys.invitations(folderId), queryFn: () => api.get<typeof invitationListResponse>(`/api/invites/${folderId}`) });
 
 /** POST /invite: an outside address gets an invitation mail to this folder (read and download until changed). */
 export function useInviteToFolder(folderId: number) {
@@ -165,7 +149,7 @@ export function useUpdateRight() {
   const invalidate = useInvalidateDetails();
   return useMutation({
     mutationFn: (input: { rightId: number; flags: Partial<RightFlags>; recursive: boolean }) =>
-      api.put<RightResponse>(`/api/right/${input.rightId}${input.recursive ? "?recursive=1" : ""}`, input.flags),
+      api.put<typeof rightResponse>(`/api/right/${input.rightId}${input.recursive ? "?recursive=1" : ""}`, input.flags),
     onSuccess: invalidate,
   });
 }
@@ -182,7 +166,7 @@ export function useRemoveRight() {
 export const fileTextQuery = (fileId: number) =>
   queryOptions({
     queryKey: [...filesKeys.all, "text", fileId] as const,
-    queryFn: () => api.get<TextStateResponse>(`/api/file/${fileId}/text`),
+    queryFn: () => api.get<typeof textStateResponse>(`/api/file/${fileId}/text`),
     // OCR goes page by page: the panel follows it while it runs.
     refetchInterval: (query) => (["pending", "preparing"].includes(query.state.data?.state ?? "") ? 5000 : false),
   });

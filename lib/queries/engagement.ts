@@ -2,8 +2,8 @@
 
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { LinksAnalyticsJson, ShareAnalyticsJson, VisitorTimelineJson } from "@/lib/contracts/engagement";
-import type { ShareResponse } from "@/lib/contracts/shares";
+import type { LinksAnalyticsJson, linksAnalyticsResponse, ShareAnalyticsJson, shareAnalyticsResponse, VisitorTimelineJson, visitorTimelineResponse } from "@/lib/contracts/engagement";
+import type { shareResponse } from "@/lib/contracts/shares";
 
 export type { LinksAnalyticsJson, ShareAnalyticsJson, VisitorTimelineJson };
 export type AnalyticsVisitor = ShareAnalyticsJson["visitors_list"][number];
@@ -19,18 +19,18 @@ export const engagementKeys = {
 
 /** The link itself, for its name and documents (GET /share/(id)). */
 export const analyticsShareQuery = (shareId: number) =>
-  queryOptions({ queryKey: engagementKeys.share(shareId), queryFn: () => api.get<ShareResponse>(`/api/share/${shareId}`), retry: false });
+  queryOptions({ queryKey: engagementKeys.share(shareId), queryFn: () => api.get<typeof shareResponse>(`/api/share/${shareId}`), retry: false });
 
 export const shareAnalyticsQuery = (shareId: number) =>
-  queryOptions({ queryKey: engagementKeys.analytics(shareId), queryFn: () => api.get<ShareAnalyticsJson>(`/api/share/${shareId}/analytics`), retry: false });
+  queryOptions({ queryKey: engagementKeys.analytics(shareId), queryFn: () => api.get<typeof shareAnalyticsResponse>(`/api/share/${shareId}/analytics`), retry: false });
 
 export const visitorTimelineQuery = (shareId: number, visitorId: number) =>
   queryOptions({
     queryKey: engagementKeys.visitor(shareId, visitorId),
-    queryFn: () => api.get<VisitorTimelineJson>(`/api/share/${shareId}/analytics/visitors/${visitorId}`),
+    queryFn: () => api.get<typeof visitorTimelineResponse>(`/api/share/${shareId}/analytics/visitors/${visitorId}`),
   });
 
-export const linksAnalyticsQuery = () => queryOptions({ queryKey: engagementKeys.links(), queryFn: () => api.get<LinksAnalyticsJson>("/api/shares/analytics") });
+export const linksAnalyticsQuery = () => queryOptions({ queryKey: engagementKeys.links(), queryFn: () => api.get<typeof linksAnalyticsResponse>("/api/shares/analytics") });
 
 /** Where "Export CSV" points: the server answers the visitors as a CSV attachment. */
 export const analyticsExportUrl = (shareId: number) => `/api/share/${shareId}/analytics/export`;

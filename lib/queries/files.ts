@@ -2,9 +2,9 @@
 
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { FileResponse } from "@/lib/contracts/files";
-import type { FileTypeFilter, FolderResponse, ListingOrder } from "@/lib/contracts/folders";
-import type { TrashItemResponse } from "@/lib/contracts/trash";
+import type { fileActivityResponse, FileResponse, fileResponse } from "@/lib/contracts/files";
+import type { FileTypeFilter, FolderResponse, folderResponse, folderSearchResponse, ListingOrder, rootsResponse } from "@/lib/contracts/folders";
+import type { TrashItemResponse, trashItemResponse } from "@/lib/contracts/trash";
 import { trashKeys } from "./trash";
 
 export type { FileResponse, FolderResponse };
@@ -32,11 +32,11 @@ export const filesKeys = {
 };
 
 export const rootsQuery = () =>
-  queryOptions({ queryKey: filesKeys.roots(), queryFn: () => api.get<{ id: number; name: string; type: "private" | "company" }[]>("/api/roots"), staleTime: 300_000 });
+  queryOptions({ queryKey: filesKeys.roots(), queryFn: () => api.get<typeof rootsResponse>("/api/roots"), staleTime: 300_000 });
 
 /** One file (GET /file/(fileId)); nothing is asked while `fileId` is unknown. */
 export const fileQuery = (fileId: number | undefined) =>
-  queryOptions({ queryKey: filesKeys.file(fileId), queryFn: () => api.get<FileResponse>(`/api/file/${fileId}`), enabled: fileId !== undefined });
+  queryOptions({ queryKey: filesKeys.file(fileId), queryFn: () => api.get<typeof fileResponse>(`/api/file/${fileId}`), enabled: fileId !== undefined });
 
 type Page = { folder: FolderResponse; items: Item[]; total: number; offset: number };
 
@@ -44,9 +44,9 @@ type Page = { folder: FolderResponse; items: Item[]; total: number; offset: numb
 export type ListOrder = { order: ListingOrder; direction: "asc" | "desc" };
 const orderParams = (o: ListOrder) => `order=${o.order}&direction=${o.direction}`;
 
-const toItems = (folder: FolderResponse): Item[] => [
-  ...(folder.content?.folders ?? []).map((f) => ({ ...f, kind: "folder" as const })),
-  ...(folder.content?.files ?? []).map((f) => ({ ...f, kind: "file" as const })),
+const toItems = (content: FolderResponse["content"]): Item[] => [
+  ...(content?.folders ?? []).map((f) => ({ ...f, kind: "folder" as const })),
+  ...(content?.files ?? []).map((f) => ({ ...f, kind: "file" as const })),
 ];
 
 /**
@@ -58,8 +58,8 @@ export const folderContentQuery = (at: Location, order: ListOrder = { order: "na
     queryKey: filesKeys.content(at, order),
     initialPageParam: 0,
     queryFn: async ({ pageParam }): Promise<Page> => {
-      const folder = await api.get<FolderResponse>(`${locationPath(at)}?depth=0&offset_start=${pageParam}&nb_objects=${PAGE_SIZE}&${orderParams(order)}`);
-      const items = toItems(folder);
+      const folder = await api.get<typeof folderResponse>(`${locationPath(at)}?depth=0&offset_start=${pageParam}&nb_objects=${PAGE_SIZE}&${orderParams(order)}`);
+      const items = toItems(folder.content);
       return { folder, items, offset: pageParam, total: folder.content_total ?? items.length };
     },
     getNextPageParam: (last) => {
@@ -72,7 +72,7 @@ export const folderContentQuery = (at: Location, order: ListOrder = { order: "na
 export const folderDetailsQuery = (at: Location) =>
   queryOptions({
     queryKey: filesKeys.details(at),
-    queryFn: () => api.get<FolderResponse>(`${locationPath(at)}?full=1&nb_objects=0`),
+    queryFn: () => api.get<typeof folderResponse>(`${locationPath(at)}?full=1&nb_objects=0`),
   });
 
 /** The sub-folders of one folder, for the folder picker (folders only: filter=1). */
@@ -81,7 +81,7 @@ export const folderTreeQuery = (folderId: number | "company" | "shared") =>
     queryKey: filesKeys.tree(folderId),
     queryFn: async () => {
       const path = typeof folderId === "number" ? `/api/folder/${folderId}` : `/api/root/${folderId}`;
-      const folder = await api.get<FolderResponse>(`${path}?depth=0&filter=1`);
+      const folder = await api.get<typeof folderResponse>(`${path}?depth=0&filter=1`);
       return folder.content?.folders ?? [];
     },
   });
@@ -135,8 +135,8 @@ export const searchQuery = (scopeId: number, criteria: SearchCriteria, order: Li
     queryKey: filesKeys.search(scopeId, `${searchParams(criteria)}&${orderParams(order)}`),
     // A search answers its matches on one level, {folders, files}, not wrapped in a folder.
     queryFn: async () => {
-      const found = await api.get<NonNullable<FolderResponse["content"]>>(`/api/folder/${scopeId}?${searchParams(criteria)}&${orderParams(order)}`);
-      return toItems({ content: found } as FolderResponse);
+      const found = await api.get<typeof folderSearchResponse>(`/api/folder/${scopeId}?${searchParams(criteria)}&${orderParams(order)}`);
+      return toItems(found);
     },
     enabled: hasCriteria(criteria),
   });
@@ -145,7 +145,7 @@ export const searchQuery = (scopeId: number, criteria: SearchCriteria, order: Li
 export const activityQuery = () =>
   queryOptions({
     queryKey: filesKeys.activity(),
-    queryFn: () => api.get<FileResponse[] | { objects: FileResponse[] }>("/api/file/activity?nb_objects=100").then((r) => (Array.isArray(r) ? r : r.objects)),
+    queryFn: () => api.get<typeof fileActivityResponse>("/api/file/activity?nb_objects=100").then((r) => r.objects),
   });
 
 const itemPath = (item: Pick<Item, "kind" | "id">) => `/api/${item.kind}/${item.id}`;
@@ -160,7 +160,7 @@ function useInvalidateFiles() {
 export function useCreateFolder() {
   const invalidate = useInvalidateFiles();
   return useMutation({
-    mutationFn: (input: { name: string; parentId: number }) => api.post<FolderResponse>("/api/folder", { name: input.name, parent_id: input.parentId }),
+    mutationFn: (input: { name: string; parentId: number }) => api.post<typeof folderResponse>("/api/folder", { name: input.name, parent_id: input.parentId }),
     onSuccess: invalidate,
   });
 }
@@ -168,7 +168,7 @@ export function useCreateFolder() {
 export function useRenameItem() {
   const invalidate = useInvalidateFiles();
   return useMutation({
-    mutationFn: (input: { item: Item; name: string }) => api.put<unknown>(itemPath(input.item), { name: input.name }),
+    mutationFn: (input: { item: Item; name: string }) => api.put(itemPath(input.item), { name: input.name }),
     onSuccess: invalidate,
   });
 }
@@ -178,7 +178,7 @@ export function useMoveItems() {
   const invalidate = useInvalidateFiles();
   return useMutation({
     mutationFn: async (input: { items: Item[]; parentId: number }) => {
-      for (const item of input.items) await api.put<unknown>(itemPath(item), { parent_id: input.parentId });
+      for (const item of input.items) await api.put(itemPath(item), { parent_id: input.parentId });
     },
     onSettled: invalidate,
   });
@@ -190,7 +190,7 @@ export function useCopyItems() {
     mutationFn: async (input: { items: Item[]; parentId: number }) => {
       for (const item of input.items) {
         const body = item.kind === "file" ? { name: item.name, parent_id: input.parentId } : { parent_id: input.parentId };
-        await api.post<unknown>(`/api/${item.kind}?copy=${item.id}`, body);
+        await api.post(`/api/${item.kind}?copy=${item.id}`, body);
       }
     },
     onSettled: invalidate,
@@ -203,7 +203,7 @@ export function useDeleteItems() {
   return useMutation({
     mutationFn: async (items: Item[]) => {
       const trashed: TrashItemResponse[] = [];
-      for (const item of items) trashed.push(await api.delete<TrashItemResponse>(itemPath(item)));
+      for (const item of items) trashed.push(await api.delete<typeof trashItemResponse>(itemPath(item)));
       return trashed;
     },
     onSettled: invalidate,

@@ -3,7 +3,7 @@
 import type { ReauthInput } from "@/lib/contracts/account";
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { AccountIdentityResponse } from "@/lib/contracts/identity-links";
+import type { accountIdentityResponse, connectIdentityResponse } from "@/lib/contracts/identity-links";
 
 // The outside identity that opens an account (issue 25): the caller's own (account page) and any
 // account's (console). An existing account is linked from inside only: its owner connects a
@@ -16,7 +16,7 @@ export const identityLinkKeys = {
 };
 
 /** GET /api/account/identity */
-export const accountIdentityQuery = () => queryOptions({ queryKey: identityLinkKeys.own(), queryFn: () => api.get<AccountIdentityResponse>("/api/account/identity") });
+export const accountIdentityQuery = () => queryOptions({ queryKey: identityLinkKeys.own(), queryFn: () => api.get<typeof accountIdentityResponse>("/api/account/identity") });
 
 /**
  * POST /api/account/identity: the re-authentication confirms it is the owner; the answer is the provider's
@@ -24,20 +24,20 @@ export const accountIdentityQuery = () => queryOptions({ queryKey: identityLinkK
  */
 export function useConnectIdentity() {
   return useMutation({
-    mutationFn: (input: { provider_id: string } & ReauthInput) => api.post<{ url: string }>("/api/account/identity", input),
+    mutationFn: (input: { provider_id: string } & ReauthInput) => api.post<typeof connectIdentityResponse>("/api/account/identity", input),
     onSuccess: ({ url }) => window.location.assign(url),
   });
 }
 
 /** GET /api/user/(id)/identity (administrators) */
 export const userIdentityQuery = (userId: string) =>
-  queryOptions({ queryKey: identityLinkKeys.user(userId), queryFn: () => api.get<AccountIdentityResponse>(`/api/user/${encodeURIComponent(userId)}/identity`) });
+  queryOptions({ queryKey: identityLinkKeys.user(userId), queryFn: () => api.get<typeof accountIdentityResponse>(`/api/user/${encodeURIComponent(userId)}/identity`) });
 
 /** PUT /api/user/(id)/identity (administrators): the owner is mailed. */
 export function useLinkUserIdentity(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { provider_id: string; external_id: string }) => api.put<AccountIdentityResponse>(`/api/user/${encodeURIComponent(userId)}/identity`, input),
+    mutationFn: (input: { provider_id: string; external_id: string }) => api.put<typeof accountIdentityResponse>(`/api/user/${encodeURIComponent(userId)}/identity`, input),
     onSuccess: (data) => queryClient.setQueryData(identityLinkKeys.user(userId), data),
   });
 }

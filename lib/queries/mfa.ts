@@ -1,19 +1,28 @@
 "use client";
 
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { startAuthentication, startRegistration, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import { startAuthentication, startRegistration } from "@simplewebauthn/browser";
 import { api, signInWithSecondFactor } from "@/lib/api-client";
 import type { ReauthInput } from "@/lib/contracts/account";
-import type { MfaState } from "@/lib/contracts/mfa";
+import type {
+  codeSentResponse,
+  enableResponse,
+  MfaState,
+  mfaStateResponse,
+  otpSetupResponse,
+  recoveryCodesResponse,
+  registeredWebauthnResponse,
+  webauthnCreationOptionsResponse,
+  webauthnRequestOptionsResponse,
+} from "@/lib/contracts/mfa";
 import { accountKeys } from "./account";
 import { peopleKeys } from "./admin-people";
 
 export type { MfaState, ReauthInput };
-export type EnableResult = MfaState & { recovery_codes?: string[] };
 
 export const mfaKeys = { state: ["mfa", "state"] as const };
 
-export const mfaStateQuery = () => queryOptions({ queryKey: mfaKeys.state, queryFn: () => api.get<MfaState>("/api/account/mfa") });
+export const mfaStateQuery = () => queryOptions({ queryKey: mfaKeys.state, queryFn: () => api.get<typeof mfaStateResponse>("/api/account/mfa") });
 export const useMfaState = () => useQuery(mfaStateQuery());
 
 /** Every change answers the new state; the account's has_mfa_* flags change with it. */
@@ -33,25 +42,25 @@ function useMfaMutation<I, R>(fn: (input: I) => Promise<R>) {
 // on its first step (the secret, the text message, the key's options), a removal on itself.
 
 /** POST /api/account/mfa/otp: a pending secret and its otpauth:// address (for the QR code). */
-export const useStartOtp = () => useMutation({ mutationFn: (reauth: ReauthInput) => api.post<{ secret: string; otpauth_url: string }>("/api/account/mfa/otp", reauth) });
-export const useEnableOtp = () => useMfaMutation((code: string) => api.put<EnableResult>("/api/account/mfa/otp", { code }));
-export const useDisableOtp = () => useMfaMutation((reauth: ReauthInput) => api.delete<MfaState>("/api/account/mfa/otp", reauth));
+export const useStartOtp = () => useMutation({ mutationFn: (reauth: ReauthInput) => api.post<typeof otpSetupResponse>("/api/account/mfa/otp", reauth) });
+export const useEnableOtp = () => useMfaMutation((code: string) => api.put<typeof enableResponse>("/api/account/mfa/otp", { code }));
+export const useDisableOtp = () => useMfaMutation((reauth: ReauthInput) => api.delete<typeof mfaStateResponse>("/api/account/mfa/otp", reauth));
 
 /** POST /api/account/mfa/sms: texts a code to the number; answers it masked. */
-export const useStartSms = () => useMutation({ mutationFn: (input: { phone: string } & ReauthInput) => api.post<{ phone: string }>("/api/account/mfa/sms", input) });
-export const useEnableSms = () => useMfaMutation((code: string) => api.put<EnableResult>("/api/account/mfa/sms", { code }));
-export const useDisableSms = () => useMfaMutation((reauth: ReauthInput) => api.delete<MfaState>("/api/account/mfa/sms", reauth));
+export const useStartSms = () => useMutation({ mutationFn: (input: { phone: string } & ReauthInput) => api.post<typeof codeSentResponse>("/api/account/mfa/sms", input) });
+export const useEnableSms = () => useMfaMutation((code: string) => api.put<typeof enableResponse>("/api/account/mfa/sms", { code }));
+export const useDisableSms = () => useMfaMutation((reauth: ReauthInput) => api.delete<typeof mfaStateResponse>("/api/account/mfa/sms", reauth));
 
 /** Registers this browser's security key under a name: options from the server, the key's answer back. */
 export const useAddSecurityKey = () =>
   useMfaMutation(async ({ name, reauth }: { name: string; reauth: ReauthInput }) => {
-    const options = await api.post<PublicKeyCredentialCreationOptionsJSON>("/api/account/mfa/webauthn/options", reauth);
+    const options = await api.post<typeof webauthnCreationOptionsResponse>("/api/account/mfa/webauthn/options", reauth);
     const response = await startRegistration({ optionsJSON: options });
-    return api.post<{ id: number; name: string; recovery_codes?: string[] }>("/api/account/mfa/webauthn", { name, response });
+    return api.post<typeof registeredWebauthnResponse>("/api/account/mfa/webauthn", { name, response });
   });
 export const useRemoveSecurityKey = () => useMfaMutation(({ id, reauth }: { id: number; reauth: ReauthInput }) => api.delete(`/api/account/mfa/webauthn/${id}`, reauth));
 
-export const useRegenerateRecoveryCodes = () => useMfaMutation((reauth: ReauthInput) => api.post<{ recovery_codes: string[] }>("/api/account/mfa/recovery", reauth));
+export const useRegenerateRecoveryCodes = () => useMfaMutation((reauth: ReauthInput) => api.post<typeof recoveryCodesResponse>("/api/account/mfa/recovery", reauth));
 
 /** DELETE /api/user/(id)/mfa (administrators): removes every second factor of an account. */
 export function useResetUserMfa() {
@@ -77,10 +86,10 @@ export function useSecondStep(next: string) {
 }
 
 /** Texts the code of a sign-in waiting for its second step. */
-export const useSendSignInCode = () => useMutation({ mutationFn: (mfaToken: string) => api.post<{ phone: string }>("/api/auth/mfa/sms", { mfa_token: mfaToken }) });
+export const useSendSignInCode = () => useMutation({ mutationFn: (mfaToken: string) => api.post<typeof codeSentResponse>("/api/auth/mfa/sms", { mfa_token: mfaToken }) });
 
 /** Asks this browser's security key to sign the sign-in's challenge. */
 export async function securityKeyAnswer(mfaToken: string) {
-  const options = await api.post<PublicKeyCredentialRequestOptionsJSON>("/api/auth/mfa/webauthn/options", { mfa_token: mfaToken });
+  const options = await api.post<typeof webauthnRequestOptionsResponse>("/api/auth/mfa/webauthn/options", { mfa_token: mfaToken });
   return startAuthentication({ optionsJSON: options });
 }

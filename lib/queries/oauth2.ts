@@ -2,8 +2,8 @@
 
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { AppResponse, GrantResponse } from "@/lib/contracts/oauth2";
-import { queryString, type Page } from "./admin-envelope";
+import type { appListResponse, AppResponse, appResponse, grantListResponse, GrantResponse } from "@/lib/contracts/oauth2";
+import { queryString } from "./admin-envelope";
 
 export type OAuthApp = AppResponse;
 export type OAuthGrant = GrantResponse;
@@ -30,7 +30,7 @@ export const oauth2Keys = {
 export const oauthAppsQuery = (offset: number, limit: number) =>
   queryOptions({
     queryKey: oauth2Keys.apps(offset, limit),
-    queryFn: () => api.get<Page<OAuthApp>>(`/api/oauth2/apps${queryString({ offset_start: offset, nb_objects: limit })}`),
+    queryFn: () => api.get<typeof appListResponse>(`/api/oauth2/apps${queryString({ offset_start: offset, nb_objects: limit })}`),
     placeholderData: keepPreviousData,
   });
 
@@ -38,14 +38,14 @@ export const oauthAppsQuery = (offset: number, limit: number) =>
 export const oauthAppTokensQuery = (clientId: string) =>
   queryOptions({
     queryKey: oauth2Keys.appTokens(clientId),
-    queryFn: () => api.get<Page<OAuthGrant>>(`/api/oauth2/app/${encodeURIComponent(clientId)}/tokens?nb_objects=1000`),
+    queryFn: () => api.get<typeof grantListResponse>(`/api/oauth2/app/${encodeURIComponent(clientId)}/tokens?nb_objects=1000`),
   });
 
 /** GET /api/oauth2/user/tokens: the applications I authorised. */
 export const myOAuthGrantsQuery = () =>
   queryOptions({
     queryKey: oauth2Keys.userTokens(),
-    queryFn: () => api.get<Page<OAuthGrant>>("/api/oauth2/user/tokens?nb_objects=1000"),
+    queryFn: () => api.get<typeof grantListResponse>("/api/oauth2/user/tokens?nb_objects=1000"),
   });
 
 function useInvalidateOAuth() {
@@ -55,13 +55,13 @@ function useInvalidateOAuth() {
 
 export function useCreateOAuthApp() {
   const invalidate = useInvalidateOAuth();
-  return useMutation({ mutationFn: (input: OAuthAppInput) => api.post<OAuthApp>("/api/oauth2/app", input), onSuccess: invalidate });
+  return useMutation({ mutationFn: (input: OAuthAppInput) => api.post<typeof appResponse>("/api/oauth2/app", input), onSuccess: invalidate });
 }
 
 export function useUpdateOAuthApp() {
   const invalidate = useInvalidateOAuth();
   return useMutation({
-    mutationFn: ({ clientId, input }: { clientId: string; input: Partial<OAuthAppInput> }) => api.put<OAuthApp>(`/api/oauth2/app/${encodeURIComponent(clientId)}`, input),
+    mutationFn: ({ clientId, input }: { clientId: string; input: Partial<OAuthAppInput> }) => api.put<typeof appResponse>(`/api/oauth2/app/${encodeURIComponent(clientId)}`, input),
     onSuccess: invalidate,
   });
 }
@@ -69,7 +69,7 @@ export function useUpdateOAuthApp() {
 /** A new secret (shown once); every token of the application ends. */
 export function useResetOAuthApp() {
   const invalidate = useInvalidateOAuth();
-  return useMutation({ mutationFn: (clientId: string) => api.post<OAuthApp>(`/api/oauth2/app/${encodeURIComponent(clientId)}/reset`), onSuccess: invalidate });
+  return useMutation({ mutationFn: (clientId: string) => api.post<typeof appResponse>(`/api/oauth2/app/${encodeURIComponent(clientId)}/reset`), onSuccess: invalidate });
 }
 
 export function useDeleteOAuthApp() {

@@ -10,7 +10,7 @@ export type PublicConfig = z.infer<typeof publicConfigResponse>;
 export const publicConfigKeys = { all: ["publicconfig"] as const };
 
 /** GET /api/publicconfig (no token): name, brand colour and logo, features, for every page. */
-export const publicConfigQuery = () => queryOptions({ queryKey: publicConfigKeys.all, queryFn: () => api.get<PublicConfig>("/api/publicconfig"), staleTime: 60_000 });
+export const publicConfigQuery = () => queryOptions({ queryKey: publicConfigKeys.all, queryFn: () => api.get<typeof publicConfigResponse>("/api/publicconfig"), staleTime: 60_000 });
 
 /** The platform's brand as the signed-out and public pages show it; undefined while loading. */
 export function useBranding(): { color: string; logoUrl: string | null } | undefined {

@@ -2,10 +2,11 @@
 
 import { queryOptions, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
-import { api } from "@/lib/api-client";
-import type { PublicGateJson } from "@/lib/contracts/engagement";
-import type { ShareContentJson } from "@/lib/contracts/shares";
-import type { PublicUlinkResponse } from "@/lib/contracts/ulinks";
+import { api, type Answer } from "@/lib/api-client";
+import type { visitorResponse } from "@/lib/contracts/engagement";
+import type { accessTokenResponse } from "@/lib/contracts/links";
+import type { publicShareResponse, shareContentListResponse } from "@/lib/contracts/shares";
+import type { publicUlinkResponse } from "@/lib/contracts/ulinks";
 import { uploadInChunks } from "@/lib/upload-client/chunked-upload";
 
 /** Public links: shares (/s/<key>) and drop links (/d/<key>), opened without an account. */
@@ -42,40 +43,23 @@ const base = (kind: LinkKind, key: string) => `/api/${kind}/key/${encodeURICompo
 
 /** Password (or SMS code) → access token, stored for the tab. */
 export async function unlockLink(kind: LinkKind, key: string, secret: { password?: string; code?: string }): Promise<void> {
-  const { access_token } = await api.post<{ access_token: string }>(`${base(kind, key)}/passcheck`, secret);
+  const { access_token } = await api.post<typeof accessTokenResponse>(`${base(kind, key)}/passcheck`, secret);
   linkAccess.set(kind, key, access_token);
 }
 
-export type PublicShare = {
-  key: string;
-  name: string | null;
-  expiration_date: string | null;
-  owner: string;
-  needs_password: boolean;
-  needs_code: boolean;
-  unlocked: boolean;
-  can_download: boolean;
-  can_preview: boolean;
-  flags: number;
-  /** What the link's gate asks, and who the access token stands for (api.md, "Document engagement on link shares"). */
-  gate: PublicGateJson;
-};
-
 /** Whether the share's visitor must pass its gate (email, agreement) before seeing anything. */
-export const awaitsVisitor = (share: Pick<PublicShare, "gate">) => Boolean((share.gate.ask_email || share.gate.agreement) && !share.gate.visitor);
+export const awaitsVisitor = (share: Pick<Answer<typeof publicShareResponse>, "gate">) => Boolean((share.gate.ask_email || share.gate.agreement) && !share.gate.visitor);
 
 /**
  * POST …/visitor with the unlocking token if any: "sent" when a code was mailed; otherwise the
  * visitor's access token replaces the stored one (it unlocks the link too).
  */
 export async function enterVisitor(key: string, input: { email?: string; code?: string; agreement_accepted?: 0 | 1 }): Promise<"sent" | "in"> {
-  const answer = await api.post<{ access_token?: string; code_sent?: boolean }>(withAccess(`${base("share", key)}/visitor`, "share", key), input);
-  if (!answer.access_token) return "sent";
+  const answer = await api.post<typeof visitorResponse>(withAccess(`${base("share", key)}/visitor`, "share", key), input);
+  if (!("access_token" in answer)) return "sent";
   linkAccess.set("share", key, answer.access_token);
   return "in";
 }
-
-export type PublicShareContent = { objects: ShareContentJson[]; folder: { id: number; name: string; parent_id: number } | null };
 
 export const publicLinkKeys = {
   all: ["public"] as const,
@@ -85,19 +69,19 @@ export const publicLinkKeys = {
 
 // A closed or locked link answers 4xx: shown at once, never retried.
 export const publicShareQuery = (key: string) =>
-  queryOptions({ queryKey: publicLinkKeys.link("share", key), queryFn: () => api.get<PublicShare>(withAccess(base("share", key), "share", key)), retry: false });
+  queryOptions({ queryKey: publicLinkKeys.link("share", key), queryFn: () => api.get<typeof publicShareResponse>(withAccess(base("share", key), "share", key)), retry: false });
 
 /** A folder of a share (0: its top), once the share is unlocked. */
 export const publicShareContentQuery = (key: string, folderId: number, enabled: boolean) =>
   queryOptions({
     queryKey: publicLinkKeys.shareContent(key, folderId),
-    queryFn: () => api.get<PublicShareContent>(withAccess(`/api/share/content/${encodeURIComponent(key)}${folderId ? `/${folderId}` : ""}?nb_objects=1000`, "share", key)),
+    queryFn: () => api.get<typeof shareContentListResponse>(withAccess(`/api/share/content/${encodeURIComponent(key)}${folderId ? `/${folderId}` : ""}?nb_objects=1000`, "share", key)),
     enabled,
     retry: false,
   });
 
 export const publicUlinkQuery = (key: string) =>
-  queryOptions({ queryKey: publicLinkKeys.link("ulink", key), queryFn: () => api.get<PublicUlinkResponse>(withAccess(base("ulink", key), "ulink", key)), retry: false });
+  queryOptions({ queryKey: publicLinkKeys.link("ulink", key), queryFn: () => api.get<typeof publicUlinkResponse>(withAccess(base("ulink", key), "ulink", key)), retry: false });
 
 /** After an unlock: the link (and what it holds) is read again with its access token. */
 export function useRefreshPublicLink(kind: LinkKind, key: string) {
@@ -105,7 +89,7 @@ export function useRefreshPublicLink(kind: LinkKind, key: string) {
   return useCallback(() => queryClient.invalidateQueries({ queryKey: publicLinkKeys.link(kind, key) }), [queryClient, kind, key]);
 }
 
-export const sendLinkCode = (kind: LinkKind, key: string) => api.post<unknown>(`${base(kind, key)}/sms`, {});
+export const sendLinkCode = (kind: LinkKind, key: string) => api.post(`${base(kind, key)}/sms`, {});
 
 /** One file dropped through a drop link, in chunks (api.md: the deposit takes the parts of /file/upload), with the link's access token. */
 export const depositFile = (key: string, file: File, onProgress: (sent: number) => void, signal: AbortSignal) =>

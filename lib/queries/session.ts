@@ -23,13 +23,13 @@ export function useSignOut() {
 /** POST /api/reset_password: mails a link to choose a new password. */
 export function useRequestPasswordReset() {
   return useMutation({
-    mutationFn: (loginOrEmail: string) => api.post<void>("/api/reset_password", { login_or_email: loginOrEmail }),
+    mutationFn: (loginOrEmail: string) => api.post("/api/reset_password", { login_or_email: loginOrEmail }),
   });
 }
 
 /** POST /api/reset_password/(token): sets the new password (404 when the link is unknown or used). */
 export function useResetPassword(token: string) {
   return useMutation({
-    mutationFn: (password: string) => api.post<void>(`/api/reset_password/${encodeURIComponent(token)}`, { password }),
+    mutationFn: (password: string) => api.post(`/api/reset_password/${encodeURIComponent(token)}`, { password }),
   });
 }

@@ -2,7 +2,7 @@
 
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { PagesInput, SharePagesJson } from "@/lib/contracts/engagement";
+import type { PagesInput, sharePagesResponse, visitResponse } from "@/lib/contracts/engagement";
 import { enterVisitor, linkAccess, publicLinkKeys, withAccess } from "./public-links";
 
 /**
@@ -17,7 +17,7 @@ const visitorMark = (key: string) => `coffre.share.${key}.visitor`;
 export const sharePagesQuery = (key: string, fileId: number, enabled: boolean) =>
   queryOptions({
     queryKey: [...publicLinkKeys.link("share", key), "pages", fileId] as const,
-    queryFn: () => api.get<SharePagesJson>(withAccess(`${base(key)}/file/${fileId}/pages`, "share", key)),
+    queryFn: () => api.get<typeof sharePagesResponse>(withAccess(`${base(key)}/file/${fileId}/pages`, "share", key)),
     enabled,
     retry: false,
     refetchInterval: (query) => (query.state.data && !query.state.data.ready ? 5_000 : false),
@@ -45,7 +45,7 @@ export async function ensureShareVisitor(key: string, identified: boolean): Prom
 
 /** A visit of one file: its page times are sent to it. */
 export async function openShareVisit(key: string, fileId: number): Promise<number> {
-  const { visit_id } = await api.post<{ visit_id: number }>(withAccess(`${base(key)}/visits`, "share", key), { file_id: fileId });
+  const { visit_id } = await api.post<typeof visitResponse>(withAccess(`${base(key)}/visits`, "share", key), { file_id: fileId });
   return visit_id;
 }
 
@@ -53,7 +53,7 @@ const visitPagesPath = (key: string, visitId: number) => `${base(key)}/visits/${
 
 /** Page times while the viewer is open (every 10 s, and as it closes: keepalive). */
 export const sendPageTimes = (key: string, visitId: number, pages: PagesInput["pages"]) =>
-  api.post<void>(withAccess(visitPagesPath(key, visitId), "share", key), { pages }, { keepalive: true });
+  api.post(withAccess(visitPagesPath(key, visitId), "share", key), { pages }, { keepalive: true });
 
 /**
  * Page times as the page goes away (tab hidden, page left): a beacon, which the browser delivers

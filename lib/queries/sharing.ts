@@ -2,21 +2,10 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { ShareResponse } from "@/lib/contracts/shares";
-import type { UlinkResponse } from "@/lib/contracts/ulinks";
+import type { shareActivityResponse, shareListResponse, shareResponse, ShareResponse } from "@/lib/contracts/shares";
+import type { ulinkListResponse, ulinkResponse, UlinkResponse } from "@/lib/contracts/ulinks";
 
 export type { ShareResponse, UlinkResponse };
-type Envelope<T> = { objects: T[]; nb_total_objects: number };
-
-/** A share's visits, previews, downloads and wrong passwords or codes (GET /share/(id)/activity). */
-export type ShareActivity = Envelope<{ id: number; date: string; kind: string; file_name: string | null; env: { browser?: string; os?: string } | null }> & {
-  downloads: number;
-  previews: number;
-  visits: number;
-  refused: number;
-  users: number;
-  last_access: string | null;
-};
 
 /** Access mode bits of a link share (the contract's flags), and its options. */
 export const SHARE_FLAGS = { downloadOnly: 1, previewOnly: 2, previewAndDownload: 4, password: 16, sms: 32, receipt: 64, singleDownload: 128 } as const;
@@ -30,13 +19,13 @@ export const sharingKeys = {
 };
 
 export const sharesQuery = () =>
-  queryOptions({ queryKey: sharingKeys.shares(), queryFn: async () => (await api.get<Envelope<ShareResponse>>("/api/shares?nb_objects=1000")).objects });
+  queryOptions({ queryKey: sharingKeys.shares(), queryFn: async () => (await api.get<typeof shareListResponse>("/api/shares?nb_objects=1000")).objects });
 
 export const ulinksQuery = () =>
-  queryOptions({ queryKey: sharingKeys.ulinks(), queryFn: async () => (await api.get<Envelope<UlinkResponse>>("/api/ulinks?nb_objects=1000")).objects });
+  queryOptions({ queryKey: sharingKeys.ulinks(), queryFn: async () => (await api.get<typeof ulinkListResponse>("/api/ulinks?nb_objects=1000")).objects });
 
 export const shareActivityQuery = (shareId: number) =>
-  queryOptions({ queryKey: sharingKeys.activity(shareId), queryFn: () => api.get<ShareActivity>(`/api/share/${shareId}/activity?nb_objects=50`) });
+  queryOptions({ queryKey: sharingKeys.activity(shareId), queryFn: () => api.get<typeof shareActivityResponse>(`/api/share/${shareId}/activity?nb_objects=50`) });
 
 function useInvalidateSharing() {
   const queryClient = useQueryClient();
@@ -56,7 +45,7 @@ export type NewShare = {
 
 export function useCreateShare() {
   const invalidate = useInvalidateSharing();
-  return useMutation({ mutationFn: (input: NewShare) => api.post<ShareResponse>("/api/share", input), onSuccess: invalidate });
+  return useMutation({ mutationFn: (input: NewShare) => api.post<typeof shareResponse>("/api/share", input), onSuccess: invalidate });
 }
 
 /** What PUT /share/(id) changes: any option of a creation; `password: null` removes it, `expiration_date: null` clears it. */
@@ -65,7 +54,7 @@ export type ShareChanges = Partial<Omit<NewShare, "roots" | "password" | "expira
 /** PUT /share/(id): every option of an existing link, its gate included. */
 export function useUpdateShare() {
   const invalidate = useInvalidateSharing();
-  return useMutation({ mutationFn: ({ shareId, changes }: { shareId: number; changes: ShareChanges }) => api.put<ShareResponse>(`/api/share/${shareId}`, changes), onSuccess: invalidate });
+  return useMutation({ mutationFn: ({ shareId, changes }: { shareId: number; changes: ShareChanges }) => api.put<typeof shareResponse>(`/api/share/${shareId}`, changes), onSuccess: invalidate });
 }
 
 /**
@@ -76,7 +65,7 @@ export function useShareByEmail() {
   const invalidate = useInvalidateSharing();
   return useMutation({
     mutationFn: async (input: { root: NewShare["roots"][number]; shareId: number | null; recipients: string[]; object: string; content: string }) => {
-      const shareId = input.shareId ?? (await api.post<ShareResponse>("/api/share", { roots: [input.root], flags: SHARE_FLAGS.previewAndDownload })).id;
+      const shareId = input.shareId ?? (await api.post<typeof shareResponse>("/api/share", { roots: [input.root], flags: SHARE_FLAGS.previewAndDownload })).id;
       await api.post("/api/share/email", { share_id: shareId, object: input.object, content: input.content, recipients: input.recipients.map((email) => ({ email })) });
       return shareId;
     },
@@ -102,7 +91,7 @@ export type NewUlink = { folder_id: number; name?: string; password?: string; ex
 
 export function useCreateUlink() {
   const invalidate = useInvalidateSharing();
-  return useMutation({ mutationFn: (input: NewUlink) => api.post<UlinkResponse>("/api/ulink", input), onSuccess: invalidate });
+  return useMutation({ mutationFn: (input: NewUlink) => api.post<typeof ulinkResponse>("/api/ulink", input), onSuccess: invalidate });
 }
 
 export function useDeleteUlink() {

@@ -3,21 +3,29 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
 import type {
+  activityListResponse,
   ActorType,
-  CodeSentResponse,
+  codeSentResponse,
   FieldType,
   PublicSigningResponse,
+  publicSigningResponse,
   SignatureActivityResponse,
   SignatureActorResponse,
+  signatureActorResponse,
   SignatureDocumentResponse,
+  signatureDocumentResponse,
   SignatureFieldResponse,
+  signatureFieldResponse,
   SignatureLevel,
+  signatureListResponse,
   SignatureMode,
   SignatureResponse,
+  signatureResponse,
   SignatureStatus,
 } from "@/lib/contracts/signatures";
-import type { FileResponse } from "@/lib/contracts/files";
-import type { FolderResponse } from "@/lib/contracts/folders";
+import type { FileResponse, fileResponse } from "@/lib/contracts/files";
+import type { folderResponse } from "@/lib/contracts/folders";
+import type { validatorCandidatesResponse } from "@/lib/contracts/workflows";
 
 export type {
   ActorType,
@@ -31,7 +39,6 @@ export type {
   SignatureStatus,
 };
 
-type Envelope<T> = { offset_start: number; nb_total_objects: number; objects: T[] };
 
 /** Which list: the requests I sent, or those I am an actor of. */
 export type SignatureBox = "sent" | "received";
@@ -51,20 +58,20 @@ export const signatureListQuery = (box: SignatureBox, offset: number, limit: num
     queryFn: () => {
       const params = new URLSearchParams({ offset_start: String(offset), nb_objects: String(limit) });
       if (status) params.set("status", status);
-      return api.get<Envelope<SignatureResponse>>(`/api/signatures${box === "received" ? "/received" : ""}?${params}`);
+      return api.get<typeof signatureListResponse>(`/api/signatures${box === "received" ? "/received" : ""}?${params}`);
     },
     placeholderData: keepPreviousData,
   });
 
 /** GET /signatures/(id)?full=1: documents with their fields, actors with their links. */
 export const signatureQuery = (id: number) =>
-  queryOptions({ queryKey: signaturesKeys.request(id), queryFn: () => api.get<SignatureResponse>(`/api/signatures/${id}?full=1`) });
+  queryOptions({ queryKey: signaturesKeys.request(id), queryFn: () => api.get<typeof signatureResponse>(`/api/signatures/${id}?full=1`) });
 
 /** GET /signatures/(id)/activities: the request's history, newest first. */
 export const signatureActivitiesQuery = (id: number) =>
   queryOptions({
     queryKey: signaturesKeys.activities(id),
-    queryFn: async () => (await api.get<Envelope<SignatureActivityResponse>>(`/api/signatures/${id}/activities?nb_objects=1000`)).objects,
+    queryFn: async () => (await api.get<typeof activityListResponse>(`/api/signatures/${id}/activities?nb_objects=1000`)).objects,
   });
 
 /** One level of the PDF picker: a folder (or a space's root) with its sub-folders and its PDFs. */
@@ -73,7 +80,7 @@ export const pdfPickerQuery = (level: number | "company" | "shared") =>
     queryKey: ["files", "pdf-picker", level] as const,
     queryFn: async () => {
       const path = typeof level === "number" ? `/api/folder/${level}` : `/api/root/${level}`;
-      const folder = await api.get<FolderResponse>(`${path}?depth=0&nb_objects=1000`);
+      const folder = await api.get<typeof folderResponse>(`${path}?depth=0&nb_objects=1000`);
       const isPdf = (f: FileResponse) => f.mime === "application/pdf" || /\.pdf$/i.test(f.name);
       return { folders: folder.content?.folders ?? [], files: (folder.content?.files ?? []).filter(isPdf) };
     },
@@ -105,7 +112,7 @@ export function useCreateSignature() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ input, fileId }: { input: NewSignature; fileId?: number }) => {
-      const created = await api.post<SignatureResponse>("/api/signatures", input);
+      const created = await api.post<typeof signatureResponse>("/api/signatures", input);
       let documentError: unknown = null;
       if (fileId !== undefined) await api.post(`/api/signatures/${created.id}/documents/${fileId}`, {}).catch((e: unknown) => (documentError = e));
       return { request: created, documentError };
@@ -130,7 +137,7 @@ export type SignatureSettings = Partial<{
 export function useUpdateSignature(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (settings: SignatureSettings) => api.put<SignatureResponse>(`/api/signatures/${id}`, settings),
+    mutationFn: (settings: SignatureSettings) => api.put<typeof signatureResponse>(`/api/signatures/${id}`, settings),
     onSuccess: () => invalidateRequest(queryClient, id),
   });
 }
@@ -149,12 +156,12 @@ export function useDeleteSignature() {
 /** POST /signatures/(id)/activate: the draft is sent ("ongoing"). */
 export function useActivateSignature(id: number) {
   const invalidate = useInvalidateRequest();
-  return useMutation({ mutationFn: () => api.post<SignatureResponse>(`/api/signatures/${id}/activate`, {}), onSuccess: () => invalidate(id) });
+  return useMutation({ mutationFn: () => api.post<typeof signatureResponse>(`/api/signatures/${id}/activate`, {}), onSuccess: () => invalidate(id) });
 }
 
 export function useCancelSignature(id: number) {
   const invalidate = useInvalidateRequest();
-  return useMutation({ mutationFn: () => api.post<SignatureResponse>(`/api/signatures/${id}/cancel`, {}), onSuccess: () => invalidate(id) });
+  return useMutation({ mutationFn: () => api.post<typeof signatureResponse>(`/api/signatures/${id}/cancel`, {}), onSuccess: () => invalidate(id) });
 }
 
 /** A reminder to one actor, or (no actor) to everyone whose turn it is, with an optional message of its own. */
@@ -175,7 +182,7 @@ export type NewActor = {
 
 export function useAddActor(id: number) {
   const invalidate = useInvalidateRequest();
-  return useMutation({ mutationFn: (actor: NewActor) => api.post<SignatureActorResponse>(`/api/signatures/${id}/actors`, actor), onSuccess: () => invalidate(id) });
+  return useMutation({ mutationFn: (actor: NewActor) => api.post<typeof signatureActorResponse>(`/api/signatures/${id}/actors`, actor), onSuccess: () => invalidate(id) });
 }
 
 /**
@@ -186,7 +193,7 @@ export function useAddActor(id: number) {
 export const platformPeopleQuery = (search: string) =>
   queryOptions({
     queryKey: [...signaturesKeys.all, "people", search.trim()] as const,
-    queryFn: () => api.get<{ id: string; name: string; email: string }[]>(`/api/workflow/validators?search=${encodeURIComponent(search.trim())}`),
+    queryFn: () => api.get<typeof validatorCandidatesResponse>(`/api/workflow/validators?search=${encodeURIComponent(search.trim())}`),
     enabled: search.trim().length >= 3,
     staleTime: 30_000,
   });
@@ -195,7 +202,7 @@ export const platformPeopleQuery = (search: string) =>
 export function useAddPlatformActor(id: number) {
   const invalidate = useInvalidateRequest();
   return useMutation({
-    mutationFn: ({ type, userId }: { type: ActorType; userId: string }) => api.post<SignatureActorResponse>(`/api/signatures/${id}/actors`, { type, id: userId }),
+    mutationFn: ({ type, userId }: { type: ActorType; userId: string }) => api.post<typeof signatureActorResponse>(`/api/signatures/${id}/actors`, { type, id: userId }),
     onSuccess: () => invalidate(id),
   });
 }
@@ -217,7 +224,7 @@ export function useSwapActors(id: number) {
       const recreate = async (actor: SignatureActorResponse, position: number) => {
         await api.delete(`/api/signatures/${id}/actors/${actor.id}`);
         const infos = { email: actor.email, first_name: actor.first_name, last_name: actor.last_name, ...(actor.phone ? { phone: actor.phone } : {}), ...(actor.locale ? { locale: actor.locale } : {}) };
-        const added = await api.post<SignatureActorResponse>(`/api/signatures/${id}/actors`, { type: actor.type, ...(actor.user_id ? { id: actor.user_id } : {}), infos, position });
+        const added = await api.post<typeof signatureActorResponse>(`/api/signatures/${id}/actors`, { type: actor.type, ...(actor.user_id ? { id: actor.user_id } : {}), infos, position });
         for (const field of fields.filter((f) => f.signer_id === actor.id)) {
           await api.post(`/api/signatures/${id}/documents/${field.document_id}/fields`, { ...fieldInput(field), signer_id: added.id });
         }
@@ -231,7 +238,7 @@ export function useSwapActors(id: number) {
 
 export function useAddDocument(id: number) {
   const invalidate = useInvalidateRequest();
-  return useMutation({ mutationFn: (fileId: number) => api.post<SignatureDocumentResponse>(`/api/signatures/${id}/documents/${fileId}`, {}), onSuccess: () => invalidate(id) });
+  return useMutation({ mutationFn: (fileId: number) => api.post<typeof signatureDocumentResponse>(`/api/signatures/${id}/documents/${fileId}`, {}), onSuccess: () => invalidate(id) });
 }
 
 export function useDeleteDocument(id: number) {
@@ -248,8 +255,8 @@ export function useUploadDocument(id: number) {
       const form = new FormData();
       form.set("folderId", String(folderId));
       form.set("targetFile", file, file.name);
-      const uploaded = await api.upload<FileResponse>("/api/file/upload", form);
-      return api.post<SignatureDocumentResponse>(`/api/signatures/${id}/documents/${uploaded.id}`, {});
+      const uploaded = await api.upload<typeof fileResponse>("/api/file/upload", form);
+      return api.post<typeof signatureDocumentResponse>(`/api/signatures/${id}/documents/${uploaded.id}`, {});
     },
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ["files"] });
@@ -300,7 +307,7 @@ function patchCachedField(queryClient: QueryClient, id: number, fieldId: number,
 export function useAddField(id: number) {
   const invalidate = useInvalidateRequest();
   return useMutation({
-    mutationFn: ({ documentId, field }: { documentId: number; field: FieldInput }) => api.post<SignatureFieldResponse>(`/api/signatures/${id}/documents/${documentId}/fields`, field),
+    mutationFn: ({ documentId, field }: { documentId: number; field: FieldInput }) => api.post<typeof signatureFieldResponse>(`/api/signatures/${id}/documents/${documentId}/fields`, field),
     onSuccess: () => invalidate(id),
   });
 }
@@ -310,7 +317,7 @@ export function useUpdateField(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ field, patch }: { field: SignatureFieldResponse; patch: Partial<FieldInput> }) =>
-      api.put<SignatureFieldResponse>(`/api/signatures/${id}/documents/${field.document_id}/fields/${field.id}`, patch),
+      api.put<typeof signatureFieldResponse>(`/api/signatures/${id}/documents/${field.document_id}/fields/${field.id}`, patch),
     onMutate: ({ field, patch }) => patchCachedField(queryClient, id, field.id, patch),
     onError: () => invalidateRequest(queryClient, id),
   });
@@ -338,7 +345,7 @@ export const signingKeys = { session: (token: string) => ["public", "sign", toke
 
 /** GET /sign/(token): the request as this actor sees it (marks the link opened). */
 export const signingQuery = (token: string) =>
-  queryOptions({ queryKey: signingKeys.session(token), queryFn: () => api.get<PublicSigningResponse>(signBase(token)), retry: false, staleTime: Infinity, refetchOnWindowFocus: false });
+  queryOptions({ queryKey: signingKeys.session(token), queryFn: () => api.get<typeof publicSigningResponse>(signBase(token)), retry: false, staleTime: Infinity, refetchOnWindowFocus: false });
 
 export const signingDocumentUrl = (token: string, documentId: number) => `${signBase(token)}/documents/${documentId}`;
 
@@ -350,8 +357,8 @@ export type SignatureCapture = { type: "drawn"; image: string } | { type: "typed
  */
 export const signing = {
   sign: (token: string, body: { fields: { id: number; value: string | boolean | null }[]; signature?: SignatureCapture; sms_code?: string }) =>
-    api.post<SignatureActorResponse>(signBase(token), body),
-  approve: (token: string, smsCode?: string) => api.post<SignatureActorResponse>(signBase(token), { approve: true, ...(smsCode ? { sms_code: smsCode } : {}) }),
-  refuse: (token: string, reason: string) => api.post<SignatureActorResponse>(`${signBase(token)}/refuse`, { reason }),
-  sendCode: (token: string) => api.post<CodeSentResponse>(`${signBase(token)}/sms`, {}),
+    api.post<typeof signatureActorResponse>(signBase(token), body),
+  approve: (token: string, smsCode?: string) => api.post<typeof signatureActorResponse>(signBase(token), { approve: true, ...(smsCode ? { sms_code: smsCode } : {}) }),
+  refuse: (token: string, reason: string) => api.post<typeof signatureActorResponse>(`${signBase(token)}/refuse`, { reason }),
+  sendCode: (token: string) => api.post<typeof codeSentResponse>(`${signBase(token)}/sms`, {}),
 };

@@ -2,11 +2,10 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { CategoryResponse, ListedTagsResponse, TagResponse } from "@/lib/contracts/tags";
+import type { categoryListResponse, CategoryResponse, listedTagsResponse, tagListResponse, TagResponse, tagResponse } from "@/lib/contracts/tags";
 import { filesKeys } from "./files";
 
 export type { CategoryResponse, TagResponse };
-type Envelope<T> = { objects: T[]; nb_total_objects: number };
 export type TagTarget = { type: "file" | "folder"; id: number };
 
 export const tagsKeys = {
@@ -19,16 +18,16 @@ export const tagsKeys = {
 
 /** Every tag the caller sees (public ones and their private ones), by name. */
 export const tagsQuery = () =>
-  queryOptions({ queryKey: tagsKeys.list(), queryFn: () => api.get<Envelope<TagResponse>>("/api/tags?nb_objects=1000").then((r) => r.objects), staleTime: 60_000 });
+  queryOptions({ queryKey: tagsKeys.list(), queryFn: () => api.get<typeof tagListResponse>("/api/tags?nb_objects=1000").then((r) => r.objects), staleTime: 60_000 });
 
 export const categoriesQuery = () =>
-  queryOptions({ queryKey: tagsKeys.categories(), queryFn: () => api.get<Envelope<CategoryResponse>>("/api/tag/categories?nb_objects=1000").then((r) => r.objects), staleTime: 300_000 });
+  queryOptions({ queryKey: tagsKeys.categories(), queryFn: () => api.get<typeof categoryListResponse>("/api/tag/categories?nb_objects=1000").then((r) => r.objects), staleTime: 300_000 });
 
 /** The tags on one file (by File id) or folder that the caller sees. */
 export const elementTagsQuery = (target: TagTarget) =>
   queryOptions({
     queryKey: tagsKeys.element(target),
-    queryFn: () => api.get<Envelope<TagResponse>>(`/api/tags/${target.id}/${target.type}?nb_objects=1000`).then((r) => r.objects),
+    queryFn: () => api.get<typeof tagListResponse>(`/api/tags/${target.id}/${target.type}?nb_objects=1000`).then((r) => r.objects),
   });
 
 /** The tags of listed rows (one request per page of the list), keyed "file:<id>" and "folder:<id>" like the rows. */
@@ -39,7 +38,7 @@ export const listedTagsQuery = (rows: { kind: "file" | "folder"; id: number }[])
   return queryOptions({
     queryKey: tagsKeys.listed(ids),
     queryFn: async () => {
-      const found = await api.get<ListedTagsResponse>(`/api/tags/listed?${ids}`);
+      const found = await api.get<typeof listedTagsResponse>(`/api/tags/listed?${ids}`);
       const byRow = new Map<string, TagResponse[]>();
       for (const [id, list] of Object.entries(found.files)) byRow.set(`file:${id}`, list);
       for (const [id, list] of Object.entries(found.folders)) byRow.set(`folder:${id}`, list);
@@ -60,7 +59,7 @@ export function useCreateTag() {
   const invalidate = useInvalidateTags();
   return useMutation({
     mutationFn: (input: { name: string; private: boolean; categoryId?: number }) =>
-      api.post<TagResponse>("/api/tag", { name: input.name, private: input.private, ...(input.categoryId ? { category_id: input.categoryId } : {}) }),
+      api.post<typeof tagResponse>("/api/tag", { name: input.name, private: input.private, ...(input.categoryId ? { category_id: input.categoryId } : {}) }),
     onSuccess: invalidate,
   });
 }
@@ -68,7 +67,7 @@ export function useCreateTag() {
 export function useAttachTag() {
   const invalidate = useInvalidateTags();
   return useMutation({
-    mutationFn: (input: { tagId: number; target: TagTarget }) => api.post<TagResponse>(`/api/tag/${input.tagId}/${input.target.id}/${input.target.type}`),
+    mutationFn: (input: { tagId: number; target: TagTarget }) => api.post<typeof tagResponse>(`/api/tag/${input.tagId}/${input.target.id}/${input.target.type}`),
     onSuccess: invalidate,
   });
 }

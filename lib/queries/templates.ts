@@ -2,12 +2,11 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { FileResponse } from "@/lib/contracts/files";
-import type { TemplateResponse } from "@/lib/contracts/templates";
+import type { fileResponse } from "@/lib/contracts/files";
+import type { templateListResponse, TemplateResponse, templateResponse } from "@/lib/contracts/templates";
 import { filesKeys } from "./files";
 
 export type { TemplateResponse };
-type Envelope<T> = { objects: T[]; nb_total_objects: number };
 
 export const templatesKeys = {
   all: ["templates"] as const,
@@ -18,7 +17,7 @@ export const templatesKeys = {
 export const offeredTemplatesQuery = (folderId: number) =>
   queryOptions({
     queryKey: templatesKeys.offered(folderId),
-    queryFn: () => api.get<Envelope<TemplateResponse>>(`/api/template/files/${folderId}?nb_objects=1000`).then((r) => r.objects),
+    queryFn: () => api.get<typeof templateListResponse>(`/api/template/files/${folderId}?nb_objects=1000`).then((r) => r.objects),
   });
 
 /** A new file from a template (the server shares the bytes); the folder's listing changes. */
@@ -26,7 +25,7 @@ export function useCopyTemplate() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: { templateId: number; parentId: number; name: string }) =>
-      api.post<FileResponse>("/api/template/file/copy", { template_id: input.templateId, parent_id: input.parentId, name: input.name }),
+      api.post<typeof fileResponse>("/api/template/file/copy", { template_id: input.templateId, parent_id: input.parentId, name: input.name }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: filesKeys.all }),
   });
 }
@@ -36,7 +35,7 @@ export function useCreateTemplate() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: { fileId: number; name: string; description: string; platform: boolean }) =>
-      api.post<TemplateResponse>("/api/template/file", { file_id: input.fileId, name: input.name, description: input.description, ...(input.platform ? { parent_id: 0 } : {}) }),
+      api.post<typeof templateResponse>("/api/template/file", { file_id: input.fileId, name: input.name, description: input.description, ...(input.platform ? { parent_id: 0 } : {}) }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: templatesKeys.all }),
   });
 }

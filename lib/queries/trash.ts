@@ -2,7 +2,7 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { TrashItemResponse } from "@/lib/contracts/trash";
+import type { TrashItemResponse, trashListResponse } from "@/lib/contracts/trash";
 
 export type TrashItem = TrashItemResponse;
 
@@ -16,7 +16,7 @@ export const trashQuery = () =>
   queryOptions({
     queryKey: trashKeys.list(),
     queryFn: async () => {
-      const list = await api.get<{ folders: TrashItem[]; files: TrashItem[] }>("/api/trashes");
+      const list = await api.get<typeof trashListResponse>("/api/trashes");
       return [...list.folders, ...list.files].sort((a, b) => b.deletion.localeCompare(a.deletion));
     },
   });
@@ -32,7 +32,7 @@ export function useRestoreTrashItems() {
   const invalidate = useInvalidateTrash();
   return useMutation({
     mutationFn: async (input: { ids: number[]; folderId?: number }) => {
-      for (const id of input.ids) await api.put<unknown>(`/api/trash/${id}`, input.folderId === undefined ? {} : { folder_id: input.folderId });
+      for (const id of input.ids) await api.put(`/api/trash/${id}`, input.folderId === undefined ? {} : { folder_id: input.folderId });
     },
     onSettled: invalidate,
   });

@@ -3,8 +3,9 @@
 import { useSyncExternalStore } from "react";
 import * as tus from "tus-js-client";
 import { api } from "@/lib/api-client";
-import type { FileResponse } from "@/lib/contracts/files";
-import type { FolderResponse } from "@/lib/contracts/folders";
+import type { tusSessionResponse } from "@/lib/contracts/uploads";
+import type { fileResponse } from "@/lib/contracts/files";
+import type { folderResponse } from "@/lib/contracts/folders";
 import { CHUNK_SIZE, uploadErrorStatus } from "@/lib/upload-client/chunked-upload";
 
 export type UploadStatus = "queued" | "uploading" | "paused" | "finishing" | "done" | "error";
@@ -139,7 +140,7 @@ async function startTus(entry: Entry, target: number) {
     upload.resumeFromPreviousUpload(previous);
     update(entry, { isResumed: true });
   } else {
-    const [session] = await api.post<{ sessionKey: string }[]>("/api/file/tus", { name: file.name, target, size: file.size });
+    const [session] = await api.post<typeof tusSessionResponse>("/api/file/tus", { name: file.name, target, size: file.size });
     entry.token = session.sessionKey;
     upload.options.metadata = { ...upload.options.metadata, token: session.sessionKey };
   }
@@ -162,7 +163,7 @@ function progress(entry: Entry, bytes: number, total: number) {
 async function finish(entry: Entry) {
   update(entry, { status: "finishing", sent: entry.item.size });
   try {
-    await api.post<FileResponse>("/api/file/tus", { token: entry.token });
+    await api.post<typeof fileResponse>("/api/file/tus", { token: entry.token });
     update(entry, { status: "done", speed: 0 });
     onFinished?.();
   } catch (error) {
@@ -196,11 +197,11 @@ function ensureFolderPath(parentId: number, dir: string): Promise<number> {
   const segments = dir.split("/");
   const name = segments.pop()!;
   const made = ensureFolderPath(parentId, segments.join("/")).then(async (parent) => {
-    const current = await api.get<FolderResponse>(`/api/folder/${parent}?depth=0&filter=1`);
+    const current = await api.get<typeof folderResponse>(`/api/folder/${parent}?depth=0&filter=1`);
     const existing = current.content?.folders.find((f) => f.name === name);
     if (existing) return existing.id;
     onFinished?.();
-    return (await api.post<FolderResponse>("/api/folder", { name, parent_id: parent })).id;
+    return (await api.post<typeof folderResponse>("/api/folder", { name, parent_id: parent })).id;
   });
   // A failure is not cached: a retry tries again.
   made.catch(() => folderPaths.delete(cacheKey));

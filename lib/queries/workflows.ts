@@ -2,11 +2,19 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { FileWorkflowResponse, ValidatorCandidate, WorkflowInstanceResponse } from "@/lib/contracts/workflows";
+import type { fileResponse } from "@/lib/contracts/files";
+import type {
+  FileWorkflowResponse,
+  ValidatorCandidate,
+  validatorCandidatesResponse,
+  workflowInstanceListResponse,
+  WorkflowInstanceResponse,
+  workflowInstanceResponse,
+  workflowTokenResponse,
+} from "@/lib/contracts/workflows";
 import { filesKeys } from "./files";
 
 export type { FileWorkflowResponse, ValidatorCandidate, WorkflowInstanceResponse };
-type Envelope<T> = { objects: T[]; nb_total_objects: number };
 
 export const workflowKeys = {
   all: ["workflows"] as const,
@@ -18,27 +26,27 @@ export const workflowKeys = {
 
 /** The instances I started (GET /workflow/instances). */
 export const myWorkflowsQuery = () =>
-  queryOptions({ queryKey: workflowKeys.mine(), queryFn: async () => (await api.get<Envelope<WorkflowInstanceResponse>>("/api/workflow/instances?nb_objects=200")).objects });
+  queryOptions({ queryKey: workflowKeys.mine(), queryFn: async () => (await api.get<typeof workflowInstanceListResponse>("/api/workflow/instances?nb_objects=200")).objects });
 
 /** The instances I am asked to validate as an internal validator. */
 export const toValidateQuery = () =>
   queryOptions({
     queryKey: workflowKeys.toValidate(),
-    queryFn: async () => (await api.get<Envelope<WorkflowInstanceResponse>>("/api/workflow/instances?role=validator&nb_objects=200")).objects,
+    queryFn: async () => (await api.get<typeof workflowInstanceListResponse>("/api/workflow/instances?role=validator&nb_objects=200")).objects,
   });
 
 /** People to name as internal validators (the server wants 3 characters). */
 export const validatorCandidatesQuery = (search: string) =>
   queryOptions({
     queryKey: workflowKeys.candidates(search),
-    queryFn: () => api.get<ValidatorCandidate[]>(`/api/workflow/validators?search=${encodeURIComponent(search.trim())}`),
+    queryFn: () => api.get<typeof validatorCandidatesResponse>(`/api/workflow/validators?search=${encodeURIComponent(search.trim())}`),
     enabled: search.trim().length >= 3,
     staleTime: 30_000,
   });
 
 /** The instance behind a mailed link (no session). */
 export const publicWorkflowQuery = (token: string) =>
-  queryOptions({ queryKey: workflowKeys.public(token), queryFn: () => api.get<WorkflowInstanceResponse>(`/api/workflow/instance/${encodeURIComponent(token)}`), retry: false });
+  queryOptions({ queryKey: workflowKeys.public(token), queryFn: () => api.get<typeof workflowInstanceResponse>(`/api/workflow/instance/${encodeURIComponent(token)}`), retry: false });
 
 export type NewWorkflow = {
   flux: 1 | 4;
@@ -59,7 +67,7 @@ export function useStartWorkflow() {
   const invalidate = useInvalidateWorkflows();
   return useMutation({
     mutationFn: (input: NewWorkflow) =>
-      api.post<WorkflowInstanceResponse>("/api/workflow/instance", {
+      api.post<typeof workflowInstanceResponse>("/api/workflow/instance", {
         flux: { id: input.flux },
         properties: {
           objects: input.objects.map((id) => ({ type: "file", id })),
@@ -78,7 +86,7 @@ export function useDecideWorkflow(key: string | number) {
   const invalidate = useInvalidateWorkflows();
   return useMutation({
     mutationFn: (input: { state: string; comment?: string }) =>
-      api.post<WorkflowInstanceResponse>(`/api/workflow/instance/${encodeURIComponent(String(key))}/transition`, { state: input.state, comment: input.comment || undefined }),
+      api.post<typeof workflowInstanceResponse>(`/api/workflow/instance/${encodeURIComponent(String(key))}/transition`, { state: input.state, comment: input.comment || undefined }),
     onSuccess: (instance) => {
       // A mailed link's page keeps the answer: read again, a link its decision closed is a 410.
       if (typeof key === "string") queryClient.setQueryData(workflowKeys.public(key), instance);
@@ -89,16 +97,16 @@ export function useDecideWorkflow(key: string | number) {
 
 export function useCancelWorkflow() {
   const invalidate = useInvalidateWorkflows();
-  return useMutation({ mutationFn: (id: number) => api.delete<WorkflowInstanceResponse>(`/api/workflow/instance/${id}`), onSuccess: invalidate });
+  return useMutation({ mutationFn: (id: number) => api.delete<typeof workflowInstanceResponse>(`/api/workflow/instance/${id}`), onSuccess: invalidate });
 }
 
 /** A short-lived file token to show or download one of the instance's documents. */
 export const workflowDocumentToken = (key: string | number, fileId: number, type: "preview" | "download") =>
-  api.post<{ token: string }>(`/api/workflow/instance/${encodeURIComponent(String(key))}/documents/${fileId}/${type}`, {}).then((r) => r.token);
+  api.post<typeof workflowTokenResponse>(`/api/workflow/instance/${encodeURIComponent(String(key))}/documents/${fileId}/${type}`, {}).then((r) => r.token);
 
 /** A file in full mode, for its `workflow` field. */
 export const fileWorkflowQuery = (versionId: number) =>
   queryOptions({
     queryKey: [...filesKeys.all, "workflow", versionId] as const,
-    queryFn: async () => (await api.get<{ workflow?: FileWorkflowResponse }>(`/api/file/${versionId}?full=1`)).workflow ?? null,
+    queryFn: async () => (await api.get<typeof fileResponse>(`/api/file/${versionId}?full=1`)).workflow ?? null,
   });
