@@ -2,10 +2,9 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { NotificationResponse } from "@/lib/contracts/notifications";
+import type { NotificationResponse, notificationResponse, notificationsResponse } from "@/lib/contracts/notifications";
 
 export type { NotificationResponse };
-type Page = { objects: NotificationResponse[]; nb_total_objects: number; nb_unread: number };
 
 export const notificationsKeys = { all: ["notifications"] as const, latest: () => [...notificationsKeys.all, "latest"] as const };
 
@@ -16,7 +15,7 @@ export const LATEST = 20;
 export const latestNotificationsQuery = () =>
   queryOptions({
     queryKey: notificationsKeys.latest(),
-    queryFn: () => api.get<Page>(`/api/notifications?nb_objects=${LATEST}`),
+    queryFn: () => api.get<typeof notificationsResponse>(`/api/notifications?nb_objects=${LATEST}`),
     refetchInterval: 60_000,
     refetchOnWindowFocus: true,
     staleTime: 10_000,
@@ -25,7 +24,7 @@ export const latestNotificationsQuery = () =>
 export function useMarkNotificationRead() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api.put<NotificationResponse>(`/api/notification/${id}`, { read: true }),
+    mutationFn: (id: number) => api.put<typeof notificationResponse>(`/api/notification/${id}`, { read: true }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: notificationsKeys.all }),
   });
 }
@@ -33,7 +32,7 @@ export function useMarkNotificationRead() {
 export function useMarkAllNotificationsRead() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api.put<void>("/api/notifications/read", {}),
+    mutationFn: () => api.put("/api/notifications/read", {}),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: notificationsKeys.all }),
   });
 }

@@ -2,11 +2,10 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { StarResponse } from "@/lib/contracts/stars";
+import type { StarResponse, starsResponse } from "@/lib/contracts/stars";
 import { filesKeys } from "./files";
 
 export type { StarResponse };
-type Envelope<T> = { objects: T[]; nb_total_objects: number };
 export type StarTarget = { kind: "file" | "folder"; id: number };
 
 /** Under the files' keys: a rename, move or deletion anywhere refreshes the starred list too. */
@@ -14,7 +13,7 @@ export const starsKeys = { list: () => [...filesKeys.all, "stars"] as const };
 
 /** GET /api/stars: the caller's starred items they may still see, newest first. */
 export const starsQuery = () =>
-  queryOptions({ queryKey: starsKeys.list(), queryFn: () => api.get<Envelope<StarResponse>>("/api/stars?nb_objects=1000").then((r) => r.objects), staleTime: 30_000 });
+  queryOptions({ queryKey: starsKeys.list(), queryFn: () => api.get<typeof starsResponse>("/api/stars?nb_objects=1000").then((r) => r.objects), staleTime: 30_000 });
 
 /** "file:12" / "folder:3", as rows are keyed; a file by its current version id, as listings show it. */
 export const starKey = (t: StarTarget) => `${t.kind}:${t.id}`;
@@ -25,7 +24,7 @@ export function useToggleStar() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ target, starred }: { target: StarTarget; starred: boolean }) =>
-      starred ? api.put<void>(`/api/star/${target.kind}/${target.id}`, {}) : api.delete(`/api/star/${target.kind}/${target.id}`),
+      starred ? api.put(`/api/star/${target.kind}/${target.id}`, {}) : api.delete(`/api/star/${target.kind}/${target.id}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: starsKeys.list() }),
   });
 }
