@@ -49,6 +49,15 @@ export function AdminNav({ administrator }: { administrator: boolean }) {
           </Link>
         </li>
       ))}
+      <li>
+        {/* The API reference is its own page, outside the console (no sidebar there). */}
+        <a href="/docs/api" className={styles.link}>
+          <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" strokeLinecap="round" aria-hidden="true">
+            <path d="M8 6l-6 6 6 6M16 6l6 6-6 6M14 4l-4 16" />
+          </svg>
+          {t("admin.nav.apiDocs")}
+        </a>
+      </li>
     </ul>
   );
 }
