@@ -46,8 +46,7 @@ const TAGS: { name: string; description: string; paths: RegExp }[] = [
 
 export const TAG_LIST = TAGS.map(({ name, description }) => ({ name, description }));
 
+/** A path no entry names keeps its first segment as its tag: tests/api/openapi/openapi.test.ts fails until it is added here. */
 export function tagOf(path: string): string {
-  const tag = TAGS.find((t) => t.paths.test(path));
-  if (!tag) throw new Error(`No OpenAPI tag for ${path}: add its resource to lib/server/openapi/tags.ts`);
-  return tag.name;
+  return TAGS.find((t) => t.paths.test(path))?.name ?? path.split("/")[2] ?? "api";
 }
