@@ -57,8 +57,8 @@ const bytes = (what: string) => ({
 const zip = { "200": { description: "A zip, streamed", content: { "application/zip": { schema: binary } } } };
 
 const DOWNLOAD_HEADERS = [
-  header("Range", "One byte range, `bytes=<start>-<end>` (end optional): answered 206 with `Content-Range`", "bytes=0-1023"),
-  header("If-None-Match", "The ETag of a copy already held: answered 304 when it still matches", '"9e107d9d372bb6826bd81d3542a419d6"'),
+  header("Range", "One byte range, `bytes=<start>-<end>` (end optional, `bytes=0-1023`): answered 206 with `Content-Range`"),
+  header("If-None-Match", "The ETag of a copy already held (the quoted MD5): answered 304 when it still matches"),
 ];
 const TUS = header("Tus-Resumable", "The tus protocol version", "1.0.0", true);
 
@@ -70,7 +70,7 @@ export const RAW_OPERATIONS: RawOperation[] = [
     fromRoute: true,
     auth: "user",
     summary: "Replace the current version's content (the raw bytes as application/octet-stream; no new version)",
-    headers: [header("Content-Length", "The size of the content, checked against the quotas before a byte is written", "1024")],
+    headers: [header("Content-Length", "The size of the content, checked against the quotas before a byte is written")],
     requestBody: { required: true, content: { "application/octet-stream": { schema: binary } } },
     errors: [413, 415, 423, 507],
   },
