@@ -5,6 +5,7 @@ import { PageHeader } from "@/components/page-header";
 import { useT } from "@/lib/i18n/provider";
 import { accountQuery } from "@/lib/queries/account";
 import { AccountAppPasswords } from "./account-app-passwords";
+import { AccountApi } from "./account-api";
 import { AccountApplications } from "./account-applications";
 import { AccountIdentity } from "./account-identity";
 import { AccountLanguageForm } from "./account-language-form";
@@ -38,6 +39,7 @@ export function AccountScreen({ passwordMinLength }: { passwordMinLength: number
         <AccountAppPasswords />
         <AccountSessions />
         <AccountApplications />
+        <AccountApi />
       </div>
     </>
   );

@@ -24,6 +24,14 @@ const ENTRIES: Entry[] = [
   { href: "/admin/config", label: "admin.nav.config", icon: "M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19 12l2-1-1-3-2 .2-1.3-1.3L17 5l-3-1-1 2h-2L10 4 7 5l.3 1.9L6 8.2 4 8l-1 3 2 1v0l-2 1 1 3 2-.2 1.3 1.3L7 19l3 1 1-2h2l1 2 3-1-.3-1.9 1.3-1.3 2 .2 1-3z" },
 ];
 
+function NavIcon({ d }: { d: string }) {
+  return (
+    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" strokeLinecap="round" aria-hidden="true">
+      <path d={d} />
+    </svg>
+  );
+}
+
 /** The console's sidebar: back to the files, then the screens this user may use. */
 export function AdminNav({ administrator }: { administrator: boolean }) {
   const t = useT();
@@ -33,22 +41,25 @@ export function AdminNav({ administrator }: { administrator: boolean }) {
     <ul className={styles.nav}>
       <li>
         <Link href="/" className={styles.link}>
-          <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" strokeLinecap="round" aria-hidden="true">
-            <path d="M15 18l-6-6 6-6" />
-          </svg>
+          <NavIcon d="M15 18l-6-6 6-6" />
           {t("admin.nav.back")}
         </Link>
       </li>
       {ENTRIES.filter((entry) => administrator || entry.managers).map((entry) => (
         <li key={entry.href}>
           <Link href={entry.href} className={styles.link} aria-current={current(entry.href) ? "page" : undefined}>
-            <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" strokeLinecap="round" aria-hidden="true">
-              <path d={entry.icon} />
-            </svg>
+            <NavIcon d={entry.icon} />
             {t(entry.label)}
           </Link>
         </li>
       ))}
+      <li>
+        {/* The API reference is its own page, outside the console (no sidebar there). */}
+        <a href="/docs/api" className={styles.link}>
+          <NavIcon d="M8 6l-6 6 6 6M16 6l6 6-6 6M14 4l-4 16" />
+          {t("admin.nav.apiDocs")}
+        </a>
+      </li>
     </ul>
   );
 }

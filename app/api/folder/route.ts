@@ -9,7 +9,7 @@ import { created, route } from "@/lib/server/http/route";
 export const runtime = "nodejs";
 
 // POST /api/folder: create a folder (201, or 200 with the existing one), or `copy` a folder tree into parent_id
-export const POST = route({ query: createFolderQuery, body: createFolderBody, response: folderResponse }, async ({ ctx, query, body }) => {
+export const POST = route({ query: createFolderQuery, body: createFolderBody, response: { 200: folderResponse, 201: folderResponse } }, async ({ ctx, query, body }) => {
   const mode = modeOf(query);
   if (query.copy !== undefined) return created(await copyFolder(ctx, query.copy, body.parent_id, mode));
   const result = await createFolder(ctx, body);

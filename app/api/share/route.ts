@@ -7,6 +7,6 @@ import { createShare } from "@/lib/server/shares/create-share";
 export const runtime = "nodejs";
 
 // POST /api/share: create a link share on files and folders (share right, feature direct_link)
-export const POST = route({ body: createShareBody, response: shareResponse }, async ({ ctx, body, req }) => created(await createShare(ctx, body, appUrl(req))));
+export const POST = route({ body: createShareBody, response: { 201: shareResponse } }, async ({ ctx, body, req }) => created(await createShare(ctx, body, appUrl(req))));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -7,6 +7,6 @@ import { createSharelink } from "@/lib/server/sharelinks/create-sharelink";
 export const runtime = "nodejs";
 
 // POST /api/sharelink (obsolete): a link share on files, in the legacy form
-export const POST = route({ body: createSharelinkBody, response: sharelinkResponse }, async ({ ctx, body, req }) => created(await createSharelink(ctx, body, appUrl(req))));
+export const POST = route({ body: createSharelinkBody, response: { 201: sharelinkResponse } }, async ({ ctx, body, req }) => created(await createSharelink(ctx, body, appUrl(req))));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -7,6 +7,6 @@ import { createUlink } from "@/lib/server/ulinks/create-ulink";
 export const runtime = "nodejs";
 
 // POST /api/ulink: a drop link on a folder (share and write rights; feature upload_link)
-export const POST = route({ body: createUlinkBody, response: ulinkResponse }, async ({ ctx, body, req }) => created(await createUlink(ctx, body, appUrl(req))));
+export const POST = route({ body: createUlinkBody, response: { 201: ulinkResponse } }, async ({ ctx, body, req }) => created(await createUlink(ctx, body, appUrl(req))));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

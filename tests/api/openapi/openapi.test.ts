@@ -106,6 +106,107 @@ describe("GET /api/openapi.json", () => {
     expect(Object.keys(document.components.securitySchemes.oauth2.flows.clientCredentials.scopes)).toContain("files.read");
   });
 
+  it("types every success answer from the route's response schema, with its real status", () => {
+    const untyped: string[] = [];
+    for (const [p, operations] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(operations)) {
+        const successes = Object.entries(op.responses).filter(([status]) => status < "400");
+        if (!successes.length) untyped.push(`${method} ${p}: no success`);
+        for (const [status, answer] of successes as [string, any][]) {
+          const json = answer.content?.["application/json"]?.schema;
+          if (json && Object.keys(json).length === 0) untyped.push(`${method} ${p} ${status}: empty schema`);
+        }
+      }
+    }
+    expect(untyped).toEqual([]);
+    expect(document.paths["/api/folder/{folderId}"].get.responses["200"].content["application/json"].schema.$ref).toBe("#/components/schemas/ReadFolder");
+    expect(document.components.schemas.File.properties.id.type).toBe("integer");
+    expect(document.paths["/api/folder"].post.responses).toHaveProperty("201");
+    expect(document.paths["/api/identity/provider/{providerId}/sync"].post.responses).toHaveProperty("202");
+    expect(document.paths["/api/sharelink/download/{key}"].get.responses).toHaveProperty("302");
+    expect(document.paths["/api/folder/{folderId}"].delete.responses).toHaveProperty("200");
+  });
+
+  it("answers 201 wherever the route file answers created()", async () => {
+    const missing: string[] = [];
+    for (const { file, path: p } of routeFiles()) {
+      const source = readFileSync(path.join(API, file), "utf8");
+      for (const [, method, body] of source.matchAll(/^export const (GET|POST|PUT|PATCH|DELETE) = ([\s\S]*?)(?=^export |(?![\s\S]))/gm)) {
+        if (body.includes("created(") && !document.paths[p][method.toLowerCase()].responses["201"]) missing.push(`${method} ${p}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("names the error statuses each operation answers, with the error body", () => {
+    const put = document.paths["/api/file/{fileId}"].put.responses;
+    expect(Object.keys(put)).toEqual(expect.arrayContaining(["400", "401", "403", "404", "409", "413", "415", "423", "507"]));
+    expect(put["423"].content["application/json"].schema.$ref).toBe("#/components/schemas/Error");
+    expect(Object.keys(document.paths["/api/folder/{folderId}"].get.responses)).not.toContain("507");
+    expect(Object.keys(document.paths["/api/share/key/{key}/passcheck"].post.responses)).toEqual(expect.arrayContaining(["410", "429"]));
+    expect(Object.keys(document.paths["/api/file/{fileId}/download"].get.responses)).toEqual(expect.arrayContaining(["206", "304", "416", "423"]));
+  });
+
+  it("documents headers: AsId on every authenticated operation, Range and If-None-Match on downloads, tus's own", () => {
+    const withoutAsId: string[] = [];
+    for (const [p, operations] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(operations)) {
+        const authenticated = op.security.some((s: object) => "bearer" in s);
+        const hasAsId = (op.parameters ?? []).some((x: any) => x.in === "header" && x.name === "AsId");
+        if (authenticated !== hasAsId) withoutAsId.push(`${method} ${p}`);
+      }
+    }
+    expect(withoutAsId).toEqual([]);
+    const headers = (op: any) => op.parameters.filter((x: any) => x.in === "header").map((x: any) => x.name);
+    expect(headers(document.paths["/api/file/{fileId}/download"].get)).toEqual(expect.arrayContaining(["Range", "If-None-Match"]));
+    expect(headers(document.paths["/api/file/download"].get)).toEqual(expect.arrayContaining(["Range", "If-None-Match"]));
+    expect(headers(document.paths["/api/tus"].post)).toEqual(expect.arrayContaining(["Tus-Resumable", "Upload-Length", "Upload-Metadata"]));
+    expect(headers(document.paths["/api/tus/{uploadId}"].patch)).toEqual(expect.arrayContaining(["Tus-Resumable", "Upload-Offset"]));
+  });
+
+  it("describes every query parameter, the download token included, with examples where they help", () => {
+    const undescribed: string[] = [];
+    let examples = 0;
+    for (const [p, operations] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(operations)) {
+        for (const parameter of op.parameters ?? []) {
+          if (!parameter.description) undescribed.push(`${method} ${p} ${parameter.in} ${parameter.name}`);
+          if (parameter.in === "query" && (parameter.example !== undefined || /Example: `/.test(parameter.description))) examples++;
+        }
+      }
+    }
+    expect(undescribed).toEqual([]);
+    expect(examples).toBeGreaterThan(100);
+    const token = document.paths["/api/file/download"].get.parameters.find((x: any) => x.name === "token");
+    expect(token).toMatchObject({ in: "query", required: true });
+  });
+
+  it("takes the bodies the server takes: octet-stream to replace content, multipart to upload, examples on JSON bodies", () => {
+    const replace = document.paths["/api/file/{fileId}/upload"].put;
+    expect(Object.keys(replace.requestBody.content)).toEqual(["application/octet-stream"]);
+    expect(document.paths["/api/file/{fileId}/upload"].patch.requestBody).toEqual(replace.requestBody);
+    expect(Object.keys(document.paths["/api/file/upload"].post.requestBody.content)).toEqual(["multipart/form-data"]);
+    expect(document.paths["/api/folder"].post.requestBody.content["application/json"].example).toMatchObject({ name: expect.any(String) });
+  });
+
+  it("tags each operation with one resource, described, in the contract's order, without singular/plural twins", () => {
+    const declared = document.tags.map((t: { name: string }) => t.name);
+    expect(declared.slice(0, 4)).toEqual(["Account", "Account security", "Folders", "Files"]);
+    expect(document.tags.every((t: { description: string }) => t.description.length > 10)).toBe(true);
+    const used = new Set<string>();
+    for (const operations of Object.values(document.paths as Record<string, Record<string, any>>)) {
+      for (const op of Object.values(operations)) {
+        expect(op.tags).toHaveLength(1);
+        used.add(op.tags[0]);
+      }
+    }
+    expect([...used].filter((t) => !declared.includes(t))).toEqual([]);
+    expect(declared.filter((t: string) => !used.has(t))).toEqual([]);
+    const stems = declared.map((t: string) => t.toLowerCase().replace(/s$/, ""));
+    expect(new Set(stems).size).toBe(stems.length);
+    expect(document.paths["/api/folders"].get.tags).toEqual(document.paths["/api/folder/{folderId}"].get.tags);
+  });
+
   it("is a valid OpenAPI 3.1 document", async () => {
     const validator = new Validator();
     const result = await validator.validate(document);

@@ -10,6 +10,6 @@ export const runtime = "nodejs";
 export const GET = route({ query: sessionsQuery, response: appPasswordListResponse }, ({ ctx, query }) => listAppPasswords(ctx, { offset: query.offset_start, limit: query.nb_objects }));
 
 // POST /api/account/app_passwords: {name, password | code} → 201 {id, name, password}, the password shown once
-export const POST = route({ body: createAppPasswordBody, response: createdAppPasswordResponse }, async ({ ctx, body }) => created(await createAppPassword(ctx, body)));
+export const POST = route({ body: createAppPasswordBody, response: { 201: createdAppPasswordResponse } }, async ({ ctx, body }) => created(await createAppPassword(ctx, body)));
 
 export const { PUT, PATCH, DELETE } = otherMethods({ GET, POST });

@@ -7,6 +7,6 @@ import { createUlinkEmail } from "@/lib/server/ulinks/create-ulink-email";
 export const runtime = "nodejs";
 
 // POST /api/ulink/email: mail each recipient a drop link of their own
-export const POST = route({ body: createUlinkEmailBody, response: ulinkEmailResponse }, async ({ ctx, body, req }) => created(await createUlinkEmail(ctx, body, appUrl(req))));
+export const POST = route({ body: createUlinkEmailBody, response: { 201: ulinkEmailResponse } }, async ({ ctx, body, req }) => created(await createUlinkEmail(ctx, body, appUrl(req))));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });

@@ -7,6 +7,6 @@ import { created, route } from "@/lib/server/http/route";
 export const runtime = "nodejs";
 
 // POST /api/share/key/(key)/visits (visitor's access token): the visitor opens a document of the link → 201 {visit_id}
-export const POST = route({ auth: "link", link: { kind: "share" }, params: shareKeyParams, body: visitBody, response: visitResponse }, async ({ ctx, body }) => created(await startVisit(ctx, body.file_id)));
+export const POST = route({ auth: "link", link: { kind: "share" }, params: shareKeyParams, body: visitBody, response: { 201: visitResponse } }, async ({ ctx, body }) => created(await startVisit(ctx, body.file_id)));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods({ POST });
