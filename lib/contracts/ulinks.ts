@@ -40,7 +40,8 @@ export const pagingQuery = z.object({ ...paging });
 
 /**
  * POST /ulink (api.md). `alert` and flag 4 both ask for the receipt; `password` protects the
- * link (flag 16), `phone` sends an SMS code before any deposit (flag 32).
+ * link (flag 16), `phone` sends an SMS code before any deposit (flag 32); `depositor` (ours, issue 29)
+ * asks visitors for their name and email: "none" (default), "optional" or "required".
  */
 export const createUlinkBody = z.object({
   folder_id: id,
@@ -50,7 +51,7 @@ export const createUlinkBody = z.object({
   password: linkPassword.nullable().optional(),
   phone: linkPhone.nullable().optional(),
   alert: bool,
-  depositor: depositorOption.default("none"),
+  depositor: depositorOption.optional(),
 });
 export type CreateUlinkInput = z.output<typeof createUlinkBody>;
 

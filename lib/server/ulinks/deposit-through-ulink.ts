@@ -56,7 +56,7 @@ export async function depositThroughUlink(ctx: Ctx, { link, owner, folderId }: U
  * The name and email the form gave, as the link asks for them (issue 29): ignored when it does
  * not ask, checked when given, both needed when it requires them. Throws 400 before any commit.
  */
-function depositorOf(raw: Readonly<Record<string, string>>, option: DepositorOption): DepositorFields {
+function depositorOf(raw: Readonly<Record<string, string>>, option: DepositorOption): Partial<DepositorFields> {
   if (option === "none") return {};
   const parsed = depositorFields.safeParse({ depositorName: raw.depositorName, depositorEmail: raw.depositorEmail });
   if (!parsed.success) {
