@@ -16,9 +16,11 @@ export function DropDeposits({ link }: { link: UlinkResponse }) {
   const label = t("drop.depositsOf", { name: link.name ?? link.folder ?? "" });
   return (
     <div className={styles.stack}>
-      <Button size="small" variant="ghost" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {t("drop.showDeposits")}
-      </Button>
+      <div>
+        <Button size="small" variant="ghost" aria-expanded={open} onClick={() => setOpen(!open)}>
+          {t("drop.showDeposits")}
+        </Button>
+      </div>
       {open && <DepositList ulinkId={link.id} label={label} />}
     </div>
   );
