@@ -201,6 +201,7 @@ export const API_ROUTES: { template: string; load: () => Promise<unknown> }[] = 
   { template: "/api/trash/[trashId]", load: () => import("@/app/api/trash/[trashId]/route") },
   { template: "/api/trashes", load: () => import("@/app/api/trashes/route") },
   { template: "/api/tus/[[...path]]", load: () => import("@/app/api/tus/[[...path]]/route") },
+  { template: "/api/ulink/[ulinkId]/deposits", load: () => import("@/app/api/ulink/[ulinkId]/deposits/route") },
   { template: "/api/ulink/[ulinkId]", load: () => import("@/app/api/ulink/[ulinkId]/route") },
   { template: "/api/ulink/email/[ulinkEmailId]", load: () => import("@/app/api/ulink/email/[ulinkEmailId]/route") },
   { template: "/api/ulink/email", load: () => import("@/app/api/ulink/email/route") },

@@ -8,7 +8,8 @@ import styles from "./file-browser.module.css";
 import grid from "./file-grid.module.css";
 import type { FileListProps } from "./file-list";
 import { itemKey } from "./format";
-import { CommentMarker, ItemIcon, MoreIcon } from "./row-marks";
+import { RowTags } from "@/components/tags/tag-chips";
+import { CommentMarker, ItemIcon, LockMark, MoreIcon } from "./row-marks";
 import { RowCheck, SelectAllBox, useRowDrag } from "./row-select";
 import { useGridKeyboard } from "./use-grid-keyboard";
 import { useKeepInView, useNearEnd, useScrollView } from "./use-scroll-window";
@@ -106,6 +107,10 @@ export function FileGrid(props: FileListProps) {
                 <RowCheck item={item} index={index} isSelected={isSelected} onSelect={props.onSelect} />
                 <span role="gridcell" className={grid.tileThumb}>
                   <TileThumb item={item} />
+                  <span className={grid.tileMarks}>
+                    <RowTags tags={props.tags?.get(`${item.kind}:${item.id}`)} />
+                    <LockMark item={item} />
+                  </span>
                 </span>
                 <span role="gridcell" className={grid.tileName} title={item.name}>
                   {item.name}

@@ -11,7 +11,7 @@ import { RowTags } from "@/components/tags/tag-chips";
 import styles from "./file-browser.module.css";
 import grid from "./file-grid.module.css";
 import { formatBytes, formatDate, formatDay, itemKey } from "./format";
-import { CommentMarker, ItemIcon, MoreIcon } from "./row-marks";
+import { CommentMarker, ItemIcon, LockMark, MoreIcon } from "./row-marks";
 import { RowCheck, SelectAllBox, useRowDrag } from "./row-select";
 import { useGridKeyboard } from "./use-grid-keyboard";
 import { useKeepInView, useNearEnd, useScrollView } from "./use-scroll-window";
@@ -155,14 +155,7 @@ export function FileList(props: FileListProps) {
               )}
               <CommentMarker counts={props.comments?.get(`${item.kind}:${item.id}`)} />
               <RowTags tags={props.tags?.get(`${item.kind}:${item.id}`)} />
-              {item.kind === "file" && item.lock?.locked && (
-                <span className={styles.lock} role="img" aria-label={t("files.locked", { owner: item.lock.owner ?? "" })} title={t("files.locked", { owner: item.lock.owner ?? "" })}>
-                  <svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-                    <rect x="5" y="11" width="14" height="10" rx="2" />
-                    <path d="M8 11V8a4 4 0 0 1 8 0v3" />
-                  </svg>
-                </span>
-              )}
+              <LockMark item={item} />
             </>
           );
           return (

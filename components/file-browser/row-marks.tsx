@@ -21,6 +21,21 @@ export function CommentMarker({ counts }: { counts?: { total: number; unread: nu
   );
 }
 
+/** A locked file's padlock, the holder in its name and title (the list's row and the grid's tile). */
+export function LockMark({ item }: { item: Item }) {
+  const t = useT();
+  if (item.kind !== "file" || !item.lock?.locked) return null;
+  const label = t("files.locked", { owner: item.lock.owner ?? "" });
+  return (
+    <span className={styles.lock} role="img" aria-label={label} title={label}>
+      <svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+        <rect x="5" y="11" width="14" height="10" rx="2" />
+        <path d="M8 11V8a4 4 0 0 1 8 0v3" />
+      </svg>
+    </span>
+  );
+}
+
 export function ItemIcon({ item }: { item: Item }) {
   if (item.kind === "folder") {
     return (

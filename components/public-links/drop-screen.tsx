@@ -8,9 +8,10 @@ import { FormStatus } from "@/components/ui/form-status";
 import { ApiError } from "@/lib/api-client";
 import { useT } from "@/lib/i18n/provider";
 import type { Translate } from "@/lib/i18n/translate";
-import { depositFile, linkAccess, publicUlinkQuery, useRefreshPublicLink } from "@/lib/queries/public-links";
+import { depositFile, linkAccess, publicUlinkQuery, useRefreshPublicLink, type Depositor } from "@/lib/queries/public-links";
 import { formatBytes } from "../file-browser/format";
 import styles from "./public.module.css";
+import { DepositorFields, isDepositorReady } from "./depositor-fields";
 import { closedLinkMessage, UnlockForm } from "./unlock-form";
 
 type Deposit = { id: number; file: File; sent: number; state: "waiting" | "sending" | "done" | "failed"; error?: string };
@@ -24,6 +25,7 @@ export function DropScreen({ linkKey }: { linkKey: string }) {
   const refreshLink = useRefreshPublicLink("ulink", linkKey);
   const link = useQuery(publicUlinkQuery(linkKey));
   const [deposits, setDeposits] = useState<Deposit[]>([]);
+  const [who, setWho] = useState<Depositor>({ name: "", email: "" });
   const [unlocked, setUnlocked] = useState(() => Boolean(linkAccess.get("ulink", linkKey)));
   const nextId = useRef(0);
   const queue = useRef(Promise.resolve());
@@ -31,11 +33,12 @@ export function DropScreen({ linkKey }: { linkKey: string }) {
 
   const update = (id: number, patch: Partial<Deposit>) => setDeposits((all) => all.map((d) => (d.id === id ? { ...d, ...patch } : d)));
 
-  function send(deposit: Deposit) {
+  // Each file goes with who was typed when it was chosen, not whatever the fields hold later.
+  function send(deposit: Deposit, depositor?: Depositor) {
     queue.current = queue.current.then(async () => {
       update(deposit.id, { state: "sending", error: undefined });
       try {
-        await depositFile(linkKey, deposit.file, (sent) => update(deposit.id, { sent }), abort.current.signal);
+        await depositFile(linkKey, deposit.file, (sent) => update(deposit.id, { sent }), abort.current.signal, depositor);
         update(deposit.id, { state: "done", sent: deposit.file.size });
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) {
@@ -49,12 +52,14 @@ export function DropScreen({ linkKey }: { linkKey: string }) {
 
   const data = link.data;
   const locked = Boolean(data && (data.password_required || data.code_required) && !unlocked);
+  const asks = data?.depositor ?? "none";
+  const depositor = asks === "none" ? undefined : who;
   const dropzone = useDropzone({
-    disabled: !data?.is_valid || locked,
+    disabled: !data?.is_valid || locked || !isDepositorReady(asks, who),
     onDrop: (files) => {
       const added = files.map((file) => ({ id: nextId.current++, file, sent: 0, state: "waiting" as const }));
       setDeposits((all) => [...all, ...added]);
-      added.forEach(send);
+      added.forEach((d) => send(d, depositor));
     },
   });
 
@@ -86,13 +91,16 @@ export function DropScreen({ linkKey }: { linkKey: string }) {
           }}
         />
       ) : (
-        <div {...dropzone.getRootProps({ className: `${styles.dropzone} ${dropzone.isDragActive ? styles.dragging : ""}` })} data-testid="dropzone">
-          <input {...dropzone.getInputProps()} aria-label={t("drop.public.pick")} data-testid="deposit-input" />
-          <p className={styles.dropText}>{t("drop.public.zone")}</p>
-          <button type="button" className={styles.pick} onClick={dropzone.open}>
-            {t("drop.public.pick")}
-          </button>
-        </div>
+        <>
+          {asks !== "none" && <DepositorFields option={asks} value={who} onChange={setWho} />}
+          <div {...dropzone.getRootProps({ className: `${styles.dropzone} ${dropzone.isDragActive ? styles.dragging : ""}` })} data-testid="dropzone">
+            <input {...dropzone.getInputProps()} aria-label={t("drop.public.pick")} data-testid="deposit-input" />
+            <p className={styles.dropText}>{t("drop.public.zone")}</p>
+            <button type="button" className={styles.pick} onClick={dropzone.open} disabled={!isDepositorReady(asks, who)}>
+              {t("drop.public.pick")}
+            </button>
+          </div>
+        </>
       )}
       {deposits.length > 0 && (
         <ul className={styles.deposits} aria-label={t("drop.public.sent")}>
@@ -104,7 +112,7 @@ export function DropScreen({ linkKey }: { linkKey: string }) {
                 {d.state === "done" ? t("drop.public.done") : d.state === "failed" ? d.error : d.state === "sending" ? `${formatBytes(d.sent)} / ${formatBytes(d.file.size)}` : t("drop.public.waiting")}
               </span>
               {d.state === "failed" && !locked && (
-                <button type="button" className={styles.retry} onClick={() => send(d)}>
+                <button type="button" className={styles.retry} onClick={() => send(d, depositor)}>
                   {t("error.retry")}
                 </button>
               )}

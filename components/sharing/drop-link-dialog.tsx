@@ -5,11 +5,14 @@ import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { FormStatus } from "@/components/ui/form-status";
+import { Select } from "@/components/ui/select";
+import type { DepositorOption } from "@/lib/contracts/ulinks";
 import { LINK_PASSWORD_MIN } from "@/lib/contracts/links";
 import { useT } from "@/lib/i18n/provider";
 import { linkState, ulinksQuery, useCreateUlink, useDeleteUlink, useSendUlink, type UlinkResponse } from "@/lib/queries/sharing";
 import { describeFileError } from "../file-browser/format";
 import { CopyField } from "./copy-field";
+import { DropDeposits } from "./drop-deposits";
 import { SendByMail } from "./send-by-mail";
 import { STATE_LABELS } from "./share-row";
 import styles from "./sharing.module.css";
@@ -25,6 +28,7 @@ export function DropLinkDialog({ folder, onClose }: { folder: { id: number; name
   const [password, setPassword] = useState("");
   const [expiration, setExpiration] = useState("");
   const [receipt, setReceipt] = useState(true);
+  const [depositor, setDepositor] = useState<DepositorOption>("none");
   const [error, setError] = useState<string | null>(null);
   const [mailing, setMailing] = useState(false);
   const mine = (ulinks.data ?? []).filter((link) => link.folder_id === folder.id);
@@ -35,6 +39,7 @@ export function DropLinkDialog({ folder, onClose }: { folder: { id: number; name
       {
         folder_id: folder.id,
         alert: receipt,
+        depositor,
         ...(name.trim() ? { name: name.trim() } : {}),
         ...(password ? { password } : {}),
         ...(expiration ? { expiration_date: new Date(`${expiration}T23:59:59`).toISOString() } : {}),
@@ -82,6 +87,12 @@ export function DropLinkDialog({ folder, onClose }: { folder: { id: number; name
           <input type="checkbox" checked={receipt} onChange={(e) => setReceipt(e.target.checked)} />
           {t("drop.receipt")}
         </label>
+        <Select
+          label={t("drop.depositor")}
+          value={depositor}
+          onChange={(e) => setDepositor(e.target.value as DepositorOption)}
+          options={(["none", "optional", "required"] as const).map((value) => ({ value, label: t(`drop.depositor.${value}`) }))}
+        />
         <FormStatus status={error ? { tone: "error", message: error } : null} />
       </fieldset>
       <div className={styles.section}>
@@ -106,9 +117,11 @@ export function DropRow({ link }: { link: UlinkResponse }) {
           {link.name ?? link.folder ?? ""}
           {link.password_protected ? ` · ${t("sharing.protected")}` : ""}
           {link.nb_deposits !== undefined ? ` · ${t("drop.deposits", { count: link.nb_deposits })}` : ""}
+          {link.depositor !== "none" ? ` · ${t(`drop.depositor.${link.depositor}`)}` : ""}
         </span>
       </div>
       <CopyField label={t("sharing.address")} value={link.url} />
+      <DropDeposits link={link} />
       <div className={styles.linkActions}>
         <Button size="small" variant="ghost" onClick={() => remove.mutate(link.id)} aria-label={t("drop.deleteLink")}>
           {t("sharing.delete")}

@@ -29,6 +29,10 @@ export const files = pgTable(
       .on(t.folderId, t.nameKey)
       .where(sql`${t.deletedAt} IS NULL`),
     index("files_folder_id_idx").on(t.folderId),
+    // order=modification: a folder's page read in index order (either direction), ties by name and id.
+    index("files_folder_id_modified_at_idx")
+      .on(t.folderId, t.modifiedAt, t.nameKey, t.id)
+      .where(sql`${t.deletedAt} IS NULL`),
     index("files_name_key_trgm_idx").using("gin", sql`${t.nameKey} gin_trgm_ops`),
     index("files_trash_id_idx").on(t.trashId),
     // Content search goes from the matching texts (version_texts, a GIN) to their live files.

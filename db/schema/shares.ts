@@ -117,6 +117,8 @@ export const ulinks = pgTable(
     /** The drop link by email this one was made for (one key per recipient). */
     ulinkEmailId: integer("ulink_email_id"),
     recipientEmail: text("recipient_email"),
+    /** Whether a visitor gives a name and email with a deposit: "none", "optional" or "required". */
+    depositor: text("depositor", { enum: ["none", "optional", "required"] }).notNull().default("none"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("ulinks_owner_id_idx").on(t.ownerId), index("ulinks_folder_id_idx").on(t.folderId)],
@@ -187,6 +189,9 @@ export const ulinkDeposits = pgTable(
     name: text("name").notNull(),
     size: bigint("size", { mode: "number" }).notNull(),
     ip: text("ip"),
+    /** Who the visitor said they are (the link's `depositor` option); null when not asked or not given. */
+    depositorName: text("depositor_name"),
+    depositorEmail: text("depositor_email"),
     date: timestamp("date", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("ulink_deposits_ulink_id_idx").on(t.ulinkId)],

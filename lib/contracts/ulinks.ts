@@ -9,13 +9,39 @@ const linkName = z.string().trim().max(255);
 /** A body boolean: JSON booleans, 0/1 and their strings (flag() of schemas.ts). */
 const bool = flag;
 
+/** Whether a visitor gives their name and email with a deposit (ours, issue 29): not asked, asked, or needed. */
+export const depositorOption = z.enum(["none", "optional", "required"]);
+export type DepositorOption = z.infer<typeof depositorOption>;
+
+/** One line a person reads back to the owner: no control, bidirectional or invisible direction marks. */
+const depositorText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .refine((s) => !/[\p{Cc}\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u.test(s), "No control or bidirectional characters");
+
+/**
+ * The deposit form's parts `depositorName` and `depositorEmail` (beside `targetFile`), checked on
+ * the server whatever the page did. Empty parts count as absent.
+ */
+export const depositorFields = z.object({
+  depositorName: depositorText(200).optional().transform((v) => v || undefined),
+  depositorEmail: depositorText(254)
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(z.email().optional()),
+});
+export type DepositorFields = z.output<typeof depositorFields>;
+
 export const ulinkParams = z.object({ ulinkId: id });
 export const ulinkKeyParams = z.object({ key: linkKey });
 export const pagingQuery = z.object({ ...paging });
 
 /**
  * POST /ulink (api.md). `alert` and flag 4 both ask for the receipt; `password` protects the
- * link (flag 16), `phone` sends an SMS code before any deposit (flag 32).
+ * link (flag 16), `phone` sends an SMS code before any deposit (flag 32); `depositor` (ours, issue 29)
+ * asks visitors for their name and email: "none" (default), "optional" or "required".
  */
 export const createUlinkBody = z.object({
   folder_id: id,
@@ -25,6 +51,7 @@ export const createUlinkBody = z.object({
   password: linkPassword.nullable().optional(),
   phone: linkPhone.nullable().optional(),
   alert: bool,
+  depositor: depositorOption.optional(),
 });
 export type CreateUlinkInput = z.output<typeof createUlinkBody>;
 
@@ -37,6 +64,7 @@ export const updateUlinkBody = z.object({
   password: linkPassword.nullable().optional(),
   phone: linkPhone.nullable().optional(),
   alert: z.union([z.boolean(), z.enum(["1", "true", "0", "false"])]).optional().transform((v) => (v === undefined ? undefined : v === true || v === "1" || v === "true")),
+  depositor: depositorOption.optional(),
 });
 export type UpdateUlinkInput = z.output<typeof updateUlinkBody>;
 
@@ -59,6 +87,7 @@ export const ulinkResponse = z.object({
   password_protected: z.boolean(),
   phone: z.string().nullable().optional(),
   nb_deposits: z.number().int().optional(),
+  depositor: depositorOption,
 });
 export type UlinkResponse = z.infer<typeof ulinkResponse>;
 
@@ -71,11 +100,26 @@ export const publicUlinkResponse = z.object({
   is_valid: z.boolean(),
   password_required: z.boolean(),
   code_required: z.boolean(),
+  depositor: depositorOption,
 });
 export type PublicUlinkResponse = z.infer<typeof publicUlinkResponse>;
 
 /** The answer to a complete deposit: what was received, not the name it got (a numbered name tells what the folder holds). */
 export const depositResponse = z.object({ size: z.number().int(), hash: z.string() });
+
+/**
+ * GET /ulink/(id)/deposits: the link's deposits grouped by who said they made them (same name and
+ * email, the email case-insensitively), newest group first; deposits with no depositor form one
+ * group with `name` and `email` null. `date` is the group's latest deposit.
+ */
+export const depositorGroupResponse = z.object({
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  date: isoDate,
+  files: z.array(z.object({ id: z.number().int().nullable(), name: z.string(), size: z.number().int(), date: isoDate })),
+});
+export type DepositorGroup = z.infer<typeof depositorGroupResponse>;
+export const depositorGroupListResponse = listResponse(depositorGroupResponse);
 
 // Drop links by email
 

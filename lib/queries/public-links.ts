@@ -92,5 +92,15 @@ export function useRefreshPublicLink(kind: LinkKind, key: string) {
 export const sendLinkCode = (kind: LinkKind, key: string) => api.post(`${base(kind, key)}/sms`, {});
 
 /** One file dropped through a drop link, in chunks (api.md: the deposit takes the parts of /file/upload), with the link's access token. */
-export const depositFile = (key: string, file: File, onProgress: (sent: number) => void, signal: AbortSignal) =>
-  uploadInChunks({ url: `${base("ulink", key)}/upload`, file, token: linkAccess.get("ulink", key), onProgress, signal });
+/** Who deposits, when the link asks (the form's `depositorName` / `depositorEmail` parts, issue 29). */
+export type Depositor = { name: string; email: string };
+
+export const depositFile = (key: string, file: File, onProgress: (sent: number) => void, signal: AbortSignal, depositor?: Depositor) =>
+  uploadInChunks({
+    url: `${base("ulink", key)}/upload`,
+    file,
+    token: linkAccess.get("ulink", key),
+    fields: depositor ? { depositorName: depositor.name.trim(), depositorEmail: depositor.email.trim() } : undefined,
+    onProgress,
+    signal,
+  });

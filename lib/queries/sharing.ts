@@ -3,7 +3,7 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
 import type { shareActivityResponse, shareListResponse, shareResponse, ShareResponse } from "@/lib/contracts/shares";
-import type { ulinkListResponse, ulinkResponse, UlinkResponse } from "@/lib/contracts/ulinks";
+import type { depositorGroupListResponse, DepositorOption, ulinkListResponse, ulinkResponse, UlinkResponse } from "@/lib/contracts/ulinks";
 
 export type { ShareResponse, UlinkResponse };
 
@@ -16,6 +16,7 @@ export const sharingKeys = {
   shares: () => [...sharingKeys.all, "shares"] as const,
   ulinks: () => [...sharingKeys.all, "ulinks"] as const,
   activity: (shareId: number) => [...sharingKeys.all, "activity", shareId] as const,
+  deposits: (ulinkId: number) => [...sharingKeys.ulinks(), ulinkId, "deposits"] as const,
 };
 
 export const sharesQuery = () =>
@@ -87,7 +88,14 @@ export function useSendShare() {
   });
 }
 
-export type NewUlink = { folder_id: number; name?: string; password?: string; expiration_date?: string; alert: boolean };
+export type NewUlink = { folder_id: number; name?: string; password?: string; expiration_date?: string; alert: boolean; depositor?: DepositorOption };
+
+/** A drop link's deposits grouped by depositor (GET /api/ulink/(id)/deposits), read when the owner opens them. */
+export const ulinkDepositsQuery = (ulinkId: number) =>
+  queryOptions({
+    queryKey: sharingKeys.deposits(ulinkId),
+    queryFn: async () => (await api.get<typeof depositorGroupListResponse>(`/api/ulink/${ulinkId}/deposits?nb_objects=1000`)).objects,
+  });
 
 export function useCreateUlink() {
   const invalidate = useInvalidateSharing();

@@ -14,6 +14,8 @@ export type ChunkedUpload = {
   file: File;
   /** A bearer token (a drop link's access token), when the page has one. */
   token?: string | null;
+  /** Text parts sent with every chunk, before the file part (a drop link's depositor). */
+  fields?: Record<string, string>;
   onProgress: (sent: number) => void;
   signal: AbortSignal;
 };
@@ -30,7 +32,7 @@ export function uploadErrorStatus(error: unknown): number {
  * server fails, so a long upload survives a flaky connection. 4xx answers are final (expired
  * link, quota, protection) and thrown as the ApiError the server's body describes.
  */
-export async function uploadInChunks({ url, file, token, onProgress, signal }: ChunkedUpload): Promise<void> {
+export async function uploadInChunks({ url, file, token, fields = {}, onProgress, signal }: ChunkedUpload): Promise<void> {
   const chunks = Math.max(1, Math.ceil(file.size / CHUNK_SIZE));
   for (let chunk = 0; chunk < chunks; chunk++) {
     const start = chunk * CHUNK_SIZE;
@@ -39,6 +41,7 @@ export async function uploadInChunks({ url, file, token, onProgress, signal }: C
     form.append("chunks", String(chunks));
     form.append("chunksSize", String(CHUNK_SIZE));
     form.append("fileSize", String(file.size));
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
     form.append("targetFile", file.slice(start, Math.min(file.size, start + CHUNK_SIZE)), file.name);
     for (let attempt = 1; ; attempt++) {
       try {

@@ -1,7 +1,7 @@
 import "server-only";
 import type { DbOrTx } from "@/db";
 import { ulinks, type UlinkRow } from "@/db/schema";
-import type { CreateUlinkInput, UlinkResponse } from "@/lib/contracts/ulinks";
+import type { CreateUlinkInput, DepositorOption, UlinkResponse } from "@/lib/contracts/ulinks";
 import { writeLog } from "../audit/write-log";
 import type { AuthedCtx } from "../context";
 import { newLinkKey } from "../links/link-key";
@@ -18,6 +18,7 @@ export type NewUlink = {
   phone: string | null;
   ulinkEmailId?: number;
   recipientEmail?: string;
+  depositor?: DepositorOption;
 };
 
 /**
@@ -37,6 +38,7 @@ export async function createUlink(ctx: AuthedCtx, input: CreateUlinkInput, base:
       name: input.name || null,
       passwordHash,
       phone: input.phone ?? null,
+      depositor: input.depositor,
     });
     return presentUlink(tx, link, base);
   });
@@ -58,6 +60,7 @@ export async function insertUlink(tx: DbOrTx, ctx: AuthedCtx, values: NewUlink):
       phone: values.phone,
       ulinkEmailId: values.ulinkEmailId,
       recipientEmail: values.recipientEmail,
+      depositor: values.depositor,
     })
     .returning();
   await writeLog(tx, { actor: user, request: ctx.request }, {

@@ -9,7 +9,7 @@ import { fill, mailTemplate, mailTranslator, renderMail } from "../mail/render-m
 /** Mailed to a drop link's owner after each complete deposit when the link has flag 4. */
 export const DEPOSIT_RECEIPT_MAIL = mailTemplate("depositReceipt");
 
-export type Deposit = { name: string; size: number; folderName: string; folderId: number; date: Date };
+export type Deposit = { name: string; size: number; folderName: string; folderId: number; date: Date; depositorEmail?: string };
 
 /** Queues the receipt in the deposit's transaction, in the owner's language. */
 export async function queueDepositReceipt(db: DbOrTx, owner: User, link: UlinkRow, deposit: Deposit, base: string) {
@@ -25,12 +25,17 @@ export async function queueDepositReceipt(db: DbOrTx, owner: User, link: UlinkRo
       size: formatSize(deposit.size),
       folder: deposit.folderName,
       date: deposit.date.toISOString(),
-      depositor: link.recipientEmail ? fill(mailTranslator(owner.language)("mail.depositReceipt.depositor"), { email: link.recipientEmail }) : "",
+      depositor: depositorLine(owner, link.recipientEmail ?? deposit.depositorEmail),
       link: `${base}/files/${deposit.folderId}`,
     },
     { language: owner.language },
   );
   await queueMail(db, { to: owner.email, ownerId: owner.id, subject: mail.subject, text: mail.text, html: mail.html });
+}
+
+/** The address the link was sent to, else the one the visitor gave (issue 29). */
+function depositorLine(owner: User, email: string | null | undefined): string {
+  return email ? fill(mailTranslator(owner.language)("mail.depositReceipt.depositor"), { email }) : "";
 }
 
 function formatSize(bytes: number): string {

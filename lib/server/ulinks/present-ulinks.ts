@@ -58,6 +58,7 @@ export async function presentUlinks(db: DbOrTx, links: UlinkRow[], base: string)
       password_protected: link.passwordHash !== null,
       phone: link.phone,
       nb_deposits: depositCounts.get(link.id) ?? 0,
+      depositor: link.depositor,
     };
   });
 }
@@ -75,5 +76,6 @@ export async function presentPublicUlink(db: DbOrTx, link: UlinkRow, usable: boo
     is_valid: usable,
     password_required: link.passwordHash !== null,
     code_required: link.phone !== null,
+    depositor: link.depositor,
   };
 }

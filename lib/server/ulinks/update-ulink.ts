@@ -31,6 +31,7 @@ export async function updateUlink(ctx: AuthedCtx, ulinkId: number, input: Update
         name: input.name === undefined ? link.name : input.name || null,
         passwordHash,
         phone,
+        depositor: input.depositor ?? link.depositor,
         flags: ulinkFlags(receipt, { password: passwordHash !== null, phone: phone !== null }),
       })
       .where(eq(ulinks.id, link.id))

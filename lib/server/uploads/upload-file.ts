@@ -17,13 +17,13 @@ import { remainingQuota } from "../quotas/assert-quota";
 import { capBytes, chunkOffset, dropIfEmpty, expectedChunkBytes, openChunkedUpload, receiveChunk, receiveChunkPart, writeChunkAt, type ChunkPart } from "./receive-chunk";
 import { assertUploadAllowed, ensureTargetFolder } from "./upload-target";
 
-export type UploadOutcome = { kind: "file"; file: FileJson; committed: FileItem } | { kind: "received" } | { kind: "missing"; missing: number[] };
+export type UploadOutcome = { kind: "file"; file: FileJson; committed: FileItem; fields: Readonly<Record<string, string>> } | { kind: "received" } | { kind: "missing"; missing: number[] };
 
 /**
  * A drop-link deposit: the link decides the folder (the form's `folderId` and `targetPath` are
  * ignored), an existing name gets a numbered one, and `scope` keeps visitors' chunks apart.
  */
-export type DepositPlace = { folderId: number; scope: string; ulinkId: number };
+export type DepositPlace = { folderId: number; scope: string; ulinkId: number; checkFields?: (raw: Readonly<Record<string, string>>) => void };
 export type UploadOptions = { meta: boolean; mode: Mode; deposit?: DepositPlace };
 
 /** The file part as received: a blob (whole upload) or a work file (one chunk). Invisible either way. */
@@ -58,6 +58,8 @@ export async function uploadFile(ctx: AuthedCtx, source: BodySource, options: Up
   let handedOver = false;
   try {
     const fields = placed(uploadFields.parse(raw), deposit);
+    // Before anything is committed: a refused deposit leaves neither file nor chunk behind.
+    deposit?.checkFields?.(raw);
     if (!received) throw new AppError("invalid_request", 'The multipart body has no file part named "targetFile"', [{ path: "targetFile", message: "required" }]);
     const folderId = fields.folderId ?? privateRootOf(ctx);
     if (fields.chunk !== undefined && fields.chunks !== undefined) {
@@ -80,14 +82,14 @@ export async function uploadFile(ctx: AuthedCtx, source: BodySource, options: Up
       // Opened under fields that changed after the file part: that session holds no chunk.
       if (received.kind === "chunk" && received.opened) await dropIfEmpty(ctx, received.opened, received.chunks ?? 0);
       if (outcome.kind !== "committed") return outcome;
-      return { kind: "file", file: await present(ctx, outcome.result, options), committed: outcome.result };
+      return { kind: "file", file: await present(ctx, outcome.result, options), committed: outcome.result, fields: raw };
     }
     if (received.kind !== "blob") throw new Error("A whole upload was received as a chunk");
     assertDeclared(fields, received.blob);
     const target = await ensureTargetFolder(ctx, folderId, fields.targetPath);
     handedOver = true;
     const result = await commitUpload(ctx, { folderId: target, name: received.name, blob: received.blob, mime: received.mime, neverOverwrite: Boolean(deposit) });
-    return { kind: "file", file: await present(ctx, result, options), committed: result };
+    return { kind: "file", file: await present(ctx, result, options), committed: result, fields: raw };
   } catch (error) {
     if (received && !handedOver) await discardReceived(received);
     // The session this request opened, if its chunk never got filed, goes with its reservation.
