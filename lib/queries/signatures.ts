@@ -271,6 +271,9 @@ export type FieldInput = {
   default_value?: string | null;
   max_length?: number | null;
   size?: number | null;
+  options?: string[] | null;
+  read_only?: boolean;
+  font_size?: number | null;
 };
 
 /** What the server takes back of a field (for an update, or to recreate it). */
@@ -283,7 +286,12 @@ export const fieldInput = (field: SignatureFieldResponse): FieldInput => ({
   height: field.height,
   signer_id: field.signer_id,
   optional: field.optional,
-  ...(field.type === "text" ? { question: field.question ?? null, max_length: field.max_length ?? null } : {}),
+  read_only: field.read_only,
+  font_size: field.font_size ?? null,
+  question: field.question ?? null,
+  default_value: field.default_value ?? null,
+  max_length: field.max_length ?? null,
+  options: field.options ?? null,
   ...(field.type === "checkbox" && field.size ? { size: field.size } : {}),
 });
 
@@ -302,6 +310,27 @@ export function useAddField(id: number) {
   return useMutation({
     mutationFn: ({ documentId, field }: { documentId: number; field: FieldInput }) => api.post<SignatureFieldResponse>(`/api/signatures/${id}/documents/${documentId}/fields`, field),
     onSuccess: () => invalidate(id),
+  });
+}
+
+/**
+ * "Copy to every page" (issue 31): the same field, same place and settings, on each other page
+ * where it fits; one POST per page, so each copy is checked as any field is. Resolves to the
+ * number of copies made.
+ */
+export function useCopyFieldToPages(id: number) {
+  const invalidate = useInvalidateRequest();
+  return useMutation({
+    mutationFn: async ({ field, pages }: { field: SignatureFieldResponse; pages: { width: number; height: number }[] }) => {
+      let copies = 0;
+      for (const [index, size] of pages.entries()) {
+        if (index + 1 === field.page || field.x + field.width > size.width || field.y + field.height > size.height) continue;
+        await api.post(`/api/signatures/${id}/documents/${field.document_id}/fields`, { ...fieldInput(field), page: index + 1 });
+        copies++;
+      }
+      return copies;
+    },
+    onSettled: () => invalidate(id),
   });
 }
 
