@@ -33,18 +33,23 @@ export const mailMessage = z
   .refine((s) => !BIDI.test(s), "Bidirectional control characters are not allowed")
   .refine((s) => !/[\u0000-\u0008\u000B-\u001F\u007F]/.test(s), "Control characters other than line breaks and tabs are not allowed");
 
-/** POST /signatures; `template_id` copies a template's documents, actors and fields into the new draft. */
-export const createSignatureBody = z.object({
-  name: requestName,
+/** A request's settings, as POST and PUT /signatures take them. */
+const requestSettings = {
   mode: z.enum(SIGNATURE_MODES).optional(),
   ordered: bit.optional(),
   level: z.enum(SIGNATURE_LEVELS).optional(),
   reminder_day: reminderDay.nullable().optional(),
   expiration_date: dateInput.nullable().optional(),
   send_copy: bit.optional(),
-  template_id: id.optional(),
   subject: mailSubject.nullable().optional(),
   message: mailMessage.nullable().optional(),
+};
+
+/** POST /signatures; `template_id` copies a template's documents, actors and fields into the new draft. */
+export const createSignatureBody = z.object({
+  name: requestName,
+  ...requestSettings,
+  template_id: id.optional(),
 });
 export type CreateSignatureInput = z.output<typeof createSignatureBody>;
 
@@ -59,15 +64,8 @@ export const reminderSettings = z.object({
  */
 export const updateSignatureBody = z.object({
   name: requestName.optional(),
-  mode: z.enum(SIGNATURE_MODES).optional(),
-  ordered: bit.optional(),
-  level: z.enum(SIGNATURE_LEVELS).optional(),
-  reminder_day: reminderDay.nullable().optional(),
-  expiration_date: dateInput.nullable().optional(),
-  send_copy: bit.optional(),
+  ...requestSettings,
   is_template: bit.optional(),
-  subject: mailSubject.nullable().optional(),
-  message: mailMessage.nullable().optional(),
   data: z.object({ reminder_settings: reminderSettings.nullable().optional() }).optional(),
 });
 export type UpdateSignatureInput = z.output<typeof updateSignatureBody>;

@@ -2,33 +2,22 @@ import { execFile } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as fieldRoute from "@/app/api/signatures/[signatureId]/documents/[documentId]/fields/[fieldId]/route";
 import * as readRoute from "@/app/api/signatures/[signatureId]/route";
 import * as signedRoute from "@/app/api/signatures/[signatureId]/signed/route";
 import { getDb } from "@/db";
-import { signatureRequests } from "@/db/schema";
 import { signatureResponse } from "@/lib/contracts/signatures";
 import { signingCaPem } from "@/lib/server/signatures/seal/signing-credentials";
 import { createTestUser, unique } from "../../helpers/factories";
 import { OPEN_TIMEOUT, openDatabase } from "../../helpers/file-ops-factories";
 import { call, expectError } from "../../helpers/http";
-import { runJobsUntil } from "../../helpers/jobs";
 import { pdfText, renderPage, verifyPdf } from "../../helpers/pdfsig";
-import { api, draftWithSigners, ok, PNG_DATA_URL, publicRead, publicSign, tokenFromMail } from "./signature-helpers";
+import { api, draftWithSigners, ok, PNG_DATA_URL, publicRead, publicSign, tokenFromMail, waitDone } from "./signature-helpers";
 
 beforeAll(openDatabase, OPEN_TIMEOUT);
 
 const emailOf = (name: string) => `${unique(name)}@example.test`;
-
-async function waitDone(signatureId: number) {
-  const db = await getDb();
-  return runJobsUntil(["signatures.complete"], async () => {
-    const [row] = await db.select().from(signatureRequests).where(eq(signatureRequests.id, signatureId));
-    return row.status === "done" ? row : undefined;
-  }, 60_000);
-}
 
 /** A draft whose one signer (locale fr) has one field of every type besides the signature. */
 async function everyType() {
@@ -51,7 +40,8 @@ async function everyType() {
   return { ...draft, fields };
 }
 
-describe("field types (issue 31)", () => {
+// Each test places a dozen fields through the API: slow on PGlite when the machine is busy.
+describe("field types (issue 31)", { timeout: 120_000 }, () => {
   it("stores each type's settings: automatic fields are required and read-only, choices keep their options", async () => {
     const { fields } = await everyType();
     expect(fields.name).toMatchObject({ type: "full_name", optional: false, read_only: true });
@@ -142,7 +132,7 @@ describe("field types (issue 31)", () => {
     // Something is drawn in the signature's box above its caption.
     const page = await renderPage(bytes, 1);
     expect(page.darkness({ x: 50, y: 112, width: 200, height: 55 })).toBeGreaterThan(0);
-  }, 120_000);
+  });
 
   it("formats the date signed in the signer's locale", async () => {
     const draft = await draftWithSigners({ signers: [] });

@@ -34,7 +34,7 @@ async function draftForTemplate() {
   return draft;
 }
 
-describe("signature templates (issue 31)", () => {
+describe("signature templates (issue 31)", { timeout: 120_000 }, () => {
   it("saves a draft as a template that keeps its document, roles and fields, even when the file changes", async () => {
     const draft = await draftForTemplate();
     const template = signatureResponse.parse(ok(await save(draft.owner, { signature_id: draft.request.id, name: "Lease template" }), 201));
