@@ -17,7 +17,7 @@ export function TemplateSaveButton({ signatureId, disabled }: { signatureId: num
       disabled={disabled || save.isPending}
       onClick={() =>
         save.mutate(signatureId, {
-          onSuccess: (template) => toast({ tone: "success", message: t("signatures.templates.saved", { name: template.name }) }),
+          onSuccess: (template) => toast({ tone: "info", message: t("signatures.templates.saved", { name: template.name }) }),
           onError: (e) => toast({ tone: "error", message: describeSignatureError(e, t) }),
         })
       }
