@@ -44,7 +44,7 @@ test("a template with five field types is saved from a draft, reused for a new r
   await expect(page).toHaveURL(/\/signatures\/\d+\/edit$/);
   const requestId = Number(/\/signatures\/(\d+)\/edit/.exec(page.url())![1]);
   await expect(page.getByTestId("placed-field")).toHaveCount(fields.length);
-  await screenshot(page, "signature-template-builder");
+  await screenshot(page, "signature-template-builder", { show: page.getByTestId("builder-page-overlay") });
   await page.getByTestId("send-request").click();
   await expect(page).toHaveURL(new RegExp(`/signatures/${requestId}$`));
 
@@ -64,7 +64,7 @@ test("a template with five field types is saved from a draft, reused for a new r
   await pad.getByLabel("Your name as signature").press("Enter");
   await expect(pad).toBeHidden();
   await expect(visitor.getByTestId("sign-field-initials")).toHaveText("BT");
-  await screenshot(visitor, "signature-template-signing");
+  await screenshot(visitor, "signature-template-signing", { show: visitor.getByTestId("sign-field-full_name") });
   await visitor.getByTestId("sign-submit").click();
   await expect(visitor.getByRole("heading", { level: 1 })).toHaveText("Thank you, your signature is recorded");
   await visitor.context().close();
