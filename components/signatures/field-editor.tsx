@@ -1,47 +1,23 @@
 "use client";
 
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from "react";
+import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { FormStatus, type Status } from "@/components/ui/form-status";
 import { Select } from "@/components/ui/select";
-import { TextField } from "@/components/ui/text-field";
 import type { FieldType } from "@/lib/contracts/signatures";
 import { useT } from "@/lib/i18n/provider";
-import type { MessageKey } from "@/lib/i18n/translate";
-import {
-  documentUrl,
-  useAddField,
-  useDeleteField,
-  useMoveCachedField,
-  useUpdateField,
-  type SignatureFieldResponse,
-  type SignatureResponse,
-} from "@/lib/queries/signatures";
+import { documentUrl, useAddField, useCopyFieldToPages, useDeleteField, useUpdateField, type SignatureFieldResponse, type SignatureResponse } from "@/lib/queries/signatures";
 import { signerColour } from "./builder-actors";
 import { describeSignatureError } from "./describe-error";
+import { FieldForm } from "./field-form";
+import { DEFAULT_SIZE, FIELD_LABELS } from "./field-kinds";
+import { FieldPalette } from "./field-palette";
 import { fieldBox, PdfPage, useAvailableWidth, usePdfDocument } from "./pdf-page";
 import styles from "./signatures.module.css";
-
-/** Sizes in PDF points: the signature stamp is 200×70 as the contract's workflow fields are. */
-const DEFAULT_SIZE: Record<FieldType, { width: number; height: number }> = {
-  signature: { width: 200, height: 70 },
-  checkbox: { width: 20, height: 20 },
-  text: { width: 180, height: 24 },
-};
-
-export const FIELD_LABELS: Record<FieldType, MessageKey> = {
-  signature: "signatures.fieldType.signature",
-  checkbox: "signatures.fieldType.checkbox",
-  text: "signatures.fieldType.text",
-};
+import { clamp, round, useFieldMoves } from "./use-field-moves";
 
 /** The widest a page is drawn, in CSS pixels. */
 const MAX_PAGE_WIDTH = 760;
-/** Arrow keys move a field by 1 point, with Shift by 10; the move is saved once the keys rest. */
-const SAVE_DELAY = 400;
-
-const clamp = (value: number, min: number, max: number) => Math.min(Math.max(value, min), Math.max(min, max));
-const round = (value: number) => Math.round(value * 10) / 10;
 
 /**
  * Fields placed on the documents' pages, rendered with pdf.js: dragged from the palette onto a
@@ -65,8 +41,6 @@ export function FieldEditor({ request }: { request: SignatureResponse }) {
   const [ghost, setGhost] = useState<{ type: FieldType; x: number; y: number } | null>(null);
   const suppressClick = useRef(false);
   const overlay = useRef<HTMLDivElement | null>(null);
-  const fieldDrag = useRef<{ id: number; startX: number; startY: number; fieldX: number; fieldY: number; moved: boolean } | null>(null);
-  const nudge = useRef<{ id: number; x: number; y: number; timer: ReturnType<typeof setTimeout> } | null>(null);
 
   const { doc: pdf, failed } = usePdfDocument(document ? documentUrl(document) : null);
   const [measure, available] = useAvailableWidth<HTMLDivElement>();
@@ -76,30 +50,13 @@ export function FieldEditor({ request }: { request: SignatureResponse }) {
   const addField = useAddField(request.id);
   const updateField = useUpdateField(request.id);
   const deleteField = useDeleteField(request.id);
-  const moveCached = useMoveCachedField(request.id);
+  const copyField = useCopyFieldToPages(request.id);
 
   const allFields = documents.flatMap((d) => d.fields);
   const selected = allFields.find((f) => f.id === selectedId) ?? null;
   const fields = document ? document.fields.filter((f) => f.page === page) : [];
   const fail = (e: unknown) => setStatus({ tone: "error", message: describeSignatureError(e, t) });
-
-  // A keyboard move still waiting when the editor goes away is saved, not lost.
-  const flushNudge = useRef<() => void>(() => {});
-  useEffect(
-    () => () => {
-      if (!nudge.current) return;
-      clearTimeout(nudge.current.timer);
-      flushNudge.current();
-    },
-    [],
-  );
-
-  /** A keyboard move still waiting is dropped when the form saves the same field, or the field is removed. */
-  function dropNudge(fieldId: number) {
-    if (nudge.current?.id !== fieldId) return;
-    clearTimeout(nudge.current.timer);
-    nudge.current = null;
-  }
+  const moves = useFieldMoves({ requestId: request.id, scale, size, onSelect: setSelectedId, onRemove: remove, onError: fail });
 
   // A field just added takes the focus once it is drawn (after the request's refetch renders it).
   const [focusPending, setFocusPending] = useState<number | null>(null);
@@ -168,68 +125,8 @@ export function FieldEditor({ request }: { request: SignatureResponse }) {
     window.addEventListener("pointercancel", finish);
   }
 
-  function onFieldPointerDown(field: SignatureFieldResponse, event: ReactPointerEvent<HTMLButtonElement>) {
-    if (event.button !== 0) return;
-    setSelectedId(field.id);
-    // A keyboard move still waiting is saved now: a click without a drag saves nothing itself.
-    if (nudge.current?.id === field.id) {
-      clearTimeout(nudge.current.timer);
-      flushNudge.current();
-    }
-    event.currentTarget.setPointerCapture(event.pointerId);
-    fieldDrag.current = { id: field.id, startX: event.clientX, startY: event.clientY, fieldX: field.x, fieldY: field.y, moved: false };
-  }
-
-  function onFieldPointerMove(field: SignatureFieldResponse, event: ReactPointerEvent<HTMLButtonElement>) {
-    const drag = fieldDrag.current;
-    if (!drag || drag.id !== field.id) return;
-    const dx = event.clientX - drag.startX;
-    const dy = event.clientY - drag.startY;
-    if (!drag.moved && Math.hypot(dx, dy) < 3) return;
-    drag.moved = true;
-    moveCached(field.id, {
-      x: round(clamp(drag.fieldX + dx / scale, 0, size.width - field.width)),
-      y: round(clamp(drag.fieldY - dy / scale, 0, size.height - field.height)),
-    });
-  }
-
-  function onFieldPointerUp(field: SignatureFieldResponse) {
-    const drag = fieldDrag.current;
-    fieldDrag.current = null;
-    if (!drag?.moved) return;
-    updateField.mutate({ field, patch: { x: field.x, y: field.y } }, { onError: fail });
-  }
-
-  function onFieldKey(field: SignatureFieldResponse, event: KeyboardEvent<HTMLButtonElement>) {
-    const steps: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
-    if (event.key === "Delete" || event.key === "Backspace") {
-      event.preventDefault();
-      remove(field);
-      return;
-    }
-    const step = steps[event.key];
-    if (!step) return;
-    event.preventDefault();
-    const factor = event.shiftKey ? 10 : 1;
-    const from = nudge.current?.id === field.id ? nudge.current : { x: field.x, y: field.y };
-    const x = round(clamp(from.x + step[0] * factor, 0, size.width - field.width));
-    const y = round(clamp(from.y + step[1] * factor, 0, size.height - field.height));
-    if (nudge.current) {
-      clearTimeout(nudge.current.timer);
-      // Another field's move still waiting is saved before this one starts.
-      if (nudge.current.id !== field.id) flushNudge.current();
-    }
-    moveCached(field.id, { x, y });
-    const save = () => {
-      nudge.current = null;
-      updateField.mutate({ field, patch: { x, y } }, { onError: fail });
-    };
-    flushNudge.current = save;
-    nudge.current = { id: field.id, x, y, timer: setTimeout(save, SAVE_DELAY) };
-  }
-
   function remove(field: SignatureFieldResponse) {
-    dropNudge(field.id);
+    moves.dropNudge(field.id);
     deleteField.mutate(field, {
       onSuccess: () => {
         setSelectedId(null);
@@ -258,28 +155,14 @@ export function FieldEditor({ request }: { request: SignatureResponse }) {
             options={signers.map((s) => ({ value: String(s.id), label: `${s.first_name} ${s.last_name}` }))}
           />
         )}
-        <div className={styles.palette} role="group" aria-label={t("signatures.fields.palette")}>
-          <p className={styles.hint}>{t("signatures.fields.paletteHint")}</p>
-          {(["signature", "checkbox", "text"] as const).map((type) => (
-            <button
-              key={type}
-              type="button"
-              className={styles.paletteItem}
-              disabled={signerId === null || addField.isPending}
-              style={signerId !== null ? { borderColor: signerColour(request, signerId) } : undefined}
-              onPointerDown={(e) => startPaletteDrag(type, e)}
-              onClick={() => {
-                if (suppressClick.current) return;
-                add(type);
-              }}
-              data-testid={`palette-${type}`}
-              aria-label={t("signatures.fields.addType", { type: t(FIELD_LABELS[type]) })}
-            >
-              <FieldIcon type={type} />
-              {t(FIELD_LABELS[type])}
-            </button>
-          ))}
-        </div>
+        <FieldPalette
+          colour={signerId !== null ? signerColour(request, signerId) : undefined}
+          disabled={signerId === null || addField.isPending}
+          onDragStart={startPaletteDrag}
+          onAdd={(type) => {
+            if (!suppressClick.current) add(type);
+          }}
+        />
         {selected ? (
           <FieldForm
             key={`${selected.id}:${selected.page}:${selected.x}:${selected.y}:${selected.width}:${selected.height}:${selected.signer_id}`}
@@ -287,7 +170,7 @@ export function FieldEditor({ request }: { request: SignatureResponse }) {
             request={request}
             pages={request.documents.find((d) => d.id === selected.document_id)?.pages ?? []}
             onSave={(patch) => {
-              dropNudge(selected.id);
+              moves.dropNudge(selected.id);
               updateField.mutate(
                 { field: selected, patch },
                 {
@@ -299,6 +182,13 @@ export function FieldEditor({ request }: { request: SignatureResponse }) {
                 },
               );
             }}
+            copying={copyField.isPending}
+            onCopy={() =>
+              copyField.mutate(
+                { field: selected, pages: request.documents.find((d) => d.id === selected.document_id)?.pages ?? [] },
+                { onSuccess: (count) => setStatus({ tone: "success", message: t("signatures.fields.copied", { count }) }), onError: fail },
+              )
+            }
             onRemove={() => remove(selected)}
           />
         ) : (
@@ -362,12 +252,12 @@ export function FieldEditor({ request }: { request: SignatureResponse }) {
                   aria-label={t("signatures.fields.fieldLabel", { type: t(FIELD_LABELS[field.type]), name, page: field.page, x: Math.round(field.x), y: Math.round(field.y) })}
                   data-field-id={field.id}
                   data-testid="placed-field"
-                  onPointerDown={(e) => onFieldPointerDown(field, e)}
-                  onPointerMove={(e) => onFieldPointerMove(field, e)}
-                  onPointerUp={() => onFieldPointerUp(field)}
-                  onPointerCancel={() => (fieldDrag.current = null)}
+                  onPointerDown={(e) => moves.onFieldPointerDown(field, e)}
+                  onPointerMove={(e) => moves.onFieldPointerMove(field, e)}
+                  onPointerUp={() => moves.onFieldPointerUp(field)}
+                  onPointerCancel={moves.cancelDrag}
                   onFocus={() => setSelectedId(field.id)}
-                  onKeyDown={(e) => onFieldKey(field, e)}
+                  onKeyDown={(e) => moves.onFieldKey(field, e)}
                 >
                   {field.type !== "checkbox" && (
                     <span className={styles.placedText}>
@@ -389,105 +279,3 @@ export function FieldEditor({ request }: { request: SignatureResponse }) {
   );
 }
 
-type FormValues = { page: string; x: string; y: string; width: string; height: string; signer_id: string; optional: boolean; question: string };
-
-/** The keyboard's way to place a field exactly: its page, position and size in points, and its signer. */
-function FieldForm({
-  field,
-  request,
-  pages,
-  onSave,
-  onRemove,
-}: {
-  field: SignatureFieldResponse;
-  request: SignatureResponse;
-  pages: { width: number; height: number }[];
-  onSave: (patch: Partial<SignatureFieldResponse>) => void;
-  onRemove: () => void;
-}) {
-  const t = useT();
-  const [values, setValues] = useState<FormValues>({
-    page: String(field.page),
-    x: String(field.x),
-    y: String(field.y),
-    width: String(field.width),
-    height: String(field.height),
-    signer_id: String(field.signer_id),
-    optional: field.optional,
-    question: field.question ?? "",
-  });
-  const [invalid, setInvalid] = useState<Set<keyof FormValues>>(new Set());
-  const signers = request.actors.filter((a) => a.type === "signer");
-  const set = (key: keyof FormValues) => (e: { target: { value: string } }) => setValues({ ...values, [key]: e.target.value });
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const number = (key: keyof FormValues) => Number(String(values[key]).replace(",", "."));
-    const bad = new Set<keyof FormValues>();
-    const page = number("page");
-    const size = pages[page - 1];
-    if (!Number.isInteger(page) || !size) bad.add("page");
-    const [x, y, width, height] = [number("x"), number("y"), number("width"), number("height")];
-    if (!(width > 0) || (size && width > size.width)) bad.add("width");
-    if (!(height > 0) || (size && height > size.height)) bad.add("height");
-    if (!(x >= 0) || (size && x + width > size.width)) bad.add("x");
-    if (!(y >= 0) || (size && y + height > size.height)) bad.add("y");
-    setInvalid(bad);
-    if (bad.size > 0) return;
-    onSave({
-      page,
-      x,
-      y,
-      width,
-      height,
-      signer_id: Number(values.signer_id),
-      optional: values.optional,
-      ...(field.type === "text" ? { question: values.question.trim() || null } : {}),
-    });
-  }
-
-  const error = (key: keyof FormValues) => (invalid.has(key) ? t("signatures.fields.outside") : null);
-  return (
-    <form className={styles.fieldForm} onSubmit={submit} noValidate aria-label={t("signatures.fields.selected", { type: t(FIELD_LABELS[field.type]) })} data-testid="field-form">
-      <h3 className={styles.smallHeading}>{t("signatures.fields.selected", { type: t(FIELD_LABELS[field.type]) })}</h3>
-      <Select label={t("signatures.fields.signer")} value={values.signer_id} onChange={set("signer_id")} options={signers.map((s) => ({ value: String(s.id), label: `${s.first_name} ${s.last_name}` }))} />
-      <div className={styles.grid2}>
-        <TextField label={t("signatures.fields.page")} inputMode="numeric" value={values.page} onChange={set("page")} error={invalid.has("page") ? t("common.invalidValue") : null} />
-        <span />
-        <TextField label={t("signatures.fields.x")} inputMode="decimal" value={values.x} onChange={set("x")} error={error("x")} />
-        <TextField label={t("signatures.fields.y")} inputMode="decimal" value={values.y} onChange={set("y")} error={error("y")} />
-        <TextField label={t("signatures.fields.width")} inputMode="decimal" value={values.width} onChange={set("width")} error={error("width")} />
-        <TextField label={t("signatures.fields.height")} inputMode="decimal" value={values.height} onChange={set("height")} error={error("height")} />
-      </div>
-      <p className={styles.hint}>{t("signatures.fields.coordinatesHint")}</p>
-      {field.type === "text" && <TextField label={t("signatures.fields.question")} value={values.question} onChange={set("question")} maxLength={500} />}
-      {field.type !== "signature" && (
-        <label className={styles.check}>
-          <input type="checkbox" checked={!values.optional} onChange={(e) => setValues({ ...values, optional: !e.target.checked })} />
-          {t("signatures.fields.required")}
-        </label>
-      )}
-      <div className={styles.actions}>
-        <Button type="submit" size="small">
-          {t("signatures.fields.apply")}
-        </Button>
-        <Button size="small" variant="danger" onClick={onRemove}>
-          {t("signatures.fields.remove")}
-        </Button>
-      </div>
-    </form>
-  );
-}
-
-function FieldIcon({ type }: { type: FieldType }) {
-  const paths: Record<FieldType, string> = {
-    signature: "M3 17c3-4 5-9 7-9s-1 9 1 9 3-5 5-5 1 4 3 4h2M3 21h18",
-    checkbox: "M4 4h16v16H4zM8 12l3 3 5-6",
-    text: "M5 6h14M12 6v13M9 19h6",
-  };
-  return (
-    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-      <path d={paths[type]} />
-    </svg>
-  );
-}

@@ -12,11 +12,11 @@ import { PublicFrame } from "../public-links/public-frame";
 import publicStyles from "../public-links/public.module.css";
 import { closedSigningMessage } from "./describe-error";
 import { fieldBox, PdfPage, useAvailableWidth, usePdfDocument } from "./pdf-page";
-import { SignaturePadDialog, SignaturePreview } from "./signature-pad";
+import { answers, FieldControl, initialsOf, initialValues, isFilled, isSignatureField, readingOrder, type Values } from "./sign-field-control";
+import { SignaturePadDialog } from "./signature-pad";
 import { CodeDialog, describeSigningError, RefuseDialog } from "./signing-dialogs";
 import styles from "./signatures.module.css";
 
-type Values = Record<number, string | boolean>;
 type Outcome = "signed" | "approved" | "refused";
 type SigningDocument = PublicSigningResponse["documents"][number];
 
@@ -67,23 +67,11 @@ function Finished({ outcome, owner }: { outcome: Outcome; owner: string }) {
   );
 }
 
-/** The fields in reading order: document by document, page by page, top to bottom, left to right. */
-function readingOrder(documents: SigningDocument[]): SignatureFieldResponse[] {
-  return documents.flatMap((d) => [...d.fields].sort((a, b) => a.page - b.page || b.y + b.height - (a.y + a.height) || a.x - b.x));
-}
-
-function isFilled(field: SignatureFieldResponse, values: Values, signature: SignatureCapture | null) {
-  if (field.type === "signature") return signature !== null;
-  const value = values[field.id];
-  if (field.type === "checkbox") return value === true;
-  return typeof value === "string" && value.trim() !== "";
-}
-
 function Signing({ token, data, onFinished }: { token: string; data: PublicSigningResponse; onFinished: (outcome: Outcome) => void }) {
   const t = useT();
   const isApprover = data.actor.type === "approver";
   const fields = useMemo(() => readingOrder(data.documents), [data.documents]);
-  const [values, setValues] = useState<Values>(() => Object.fromEntries(fields.filter((f) => f.type === "text" && f.default_value).map((f) => [f.id, f.default_value!])));
+  const [values, setValues] = useState<Values>(() => initialValues(fields, data.actor));
   const [signature, setSignature] = useState<SignatureCapture | null>(null);
   const [padOpen, setPadOpen] = useState(false);
   const [codeOpen, setCodeOpen] = useState(false);
@@ -95,7 +83,7 @@ function Signing({ token, data, onFinished }: { token: string; data: PublicSigni
   const pages = useRef<HTMLDivElement>(null);
   const name = `${data.actor.first_name} ${data.actor.last_name}`.trim();
 
-  const required = fields.filter((f) => f.type === "signature" || !f.optional);
+  const required = fields.filter((f) => isSignatureField(f) || !f.optional);
   const filledCount = required.filter((f) => isFilled(f, values, signature)).length;
 
   function focusField(field: SignatureFieldResponse) {
@@ -109,7 +97,7 @@ function Signing({ token, data, onFinished }: { token: string; data: PublicSigni
   function nextField() {
     const start = current === null ? -1 : fields.findIndex((f) => f.id === current);
     const after = [...fields.slice(start + 1), ...fields.slice(0, start + 1)];
-    const target = after.find((f) => (f.type === "signature" || !f.optional) && !isFilled(f, values, signature)) ?? after.find((f) => !isFilled(f, values, signature)) ?? after[0];
+    const target = after.find((f) => (isSignatureField(f) || !f.optional) && !isFilled(f, values, signature)) ?? after.find((f) => !isFilled(f, values, signature)) ?? after[0];
     if (target) focusField(target);
   }
 
@@ -141,7 +129,7 @@ function Signing({ token, data, onFinished }: { token: string; data: PublicSigni
       if (isApprover) await signing.approve(token, code);
       else
         await signing.sign(token, {
-          fields: fields.filter((f) => f.type !== "signature").map((f) => ({ id: f.id, value: f.type === "checkbox" ? values[f.id] === true : String(values[f.id] ?? "") })),
+          fields: answers(fields, values),
           signature: signature!,
           ...(code ? { sms_code: code } : {}),
         });
@@ -181,6 +169,7 @@ function Signing({ token, data, onFinished }: { token: string; data: PublicSigni
             key={document.id}
             token={token}
             document={document}
+            initials={initialsOf(data.actor)}
             values={values}
             signature={signature}
             current={current}
@@ -233,7 +222,7 @@ function Signing({ token, data, onFinished }: { token: string; data: PublicSigni
           onDone={(capture) => {
             setSignature(capture);
             setPadOpen(false);
-            setInvalid((s) => new Set([...s].filter((id) => fields.find((f) => f.id === id)?.type !== "signature")));
+            setInvalid((s) => new Set([...s].filter((id) => !isSignatureField(fields.find((f) => f.id === id)!))));
             setStatus({ tone: "success", message: t("sign.signatureReady") });
           }}
         />
@@ -250,6 +239,7 @@ function Signing({ token, data, onFinished }: { token: string; data: PublicSigni
 type DocumentProps = {
   token: string;
   document: SigningDocument;
+  initials: string;
   values: Values;
   signature: SignatureCapture | null;
   current: number | null;
@@ -260,7 +250,7 @@ type DocumentProps = {
 };
 
 /** One document, every page, with this signer's fields over them as real controls. */
-function SigningDocumentView({ token, document, values, signature, current, invalid, onValue, onSignatureField, onFocusField }: DocumentProps) {
+function SigningDocumentView({ token, document, initials, values, signature, current, invalid, onValue, onSignatureField, onFocusField }: DocumentProps) {
   const t = useT();
   const { doc, failed } = usePdfDocument(signingDocumentUrl(token, document.id));
   const [measure, available] = useAvailableWidth<HTMLDivElement>();
@@ -286,6 +276,7 @@ function SigningDocumentView({ token, document, values, signature, current, inva
                     key={field.id}
                     field={field}
                     box={fieldBox(field, size.height, scale)}
+                    initials={initials}
                     value={values[field.id]}
                     signature={signature}
                     isCurrent={current === field.id}
@@ -299,55 +290,6 @@ function SigningDocumentView({ token, document, values, signature, current, inva
           );
         })}
     </section>
-  );
-}
-
-type FieldProps = {
-  field: SignatureFieldResponse;
-  box: { left: number; top: number; width: number; height: number };
-  value: string | boolean | undefined;
-  signature: SignatureCapture | null;
-  isCurrent: boolean;
-  isInvalid: boolean;
-  onValue: (value: string | boolean) => void;
-  onSignature: () => void;
-  onFocus: () => void;
-};
-
-function FieldControl({ field, box, value, signature, isCurrent, isInvalid, onValue, onSignature, onFocus }: FieldProps) {
-  const t = useT();
-  const classes = [styles.signField, isCurrent && styles.signFieldCurrent, isInvalid && styles.signFieldInvalid].filter(Boolean).join(" ");
-  const common = { "data-sign-field": field.id, onFocus, "aria-invalid": isInvalid || undefined } as const;
-  const page = { page: field.page };
-  if (field.type === "signature")
-    return (
-      <button type="button" className={`${classes} ${styles.signFieldSignature}`} style={box} onClick={onSignature} aria-label={signature ? t("sign.field.signatureDone", page) : t("sign.field.signature", page)} data-testid="sign-field-signature" {...common}>
-        {signature ? <SignaturePreview capture={signature} className={styles.signatureInField} /> : <span className={styles.signHere}>{t("sign.field.signHere")}</span>}
-      </button>
-    );
-  if (field.type === "checkbox") {
-    const label = field.question || t(field.optional ? "sign.field.checkboxOptional" : "sign.field.checkbox", page);
-    return (
-      <span className={classes} style={box}>
-        <input type="checkbox" className={styles.signCheckbox} checked={value === true} onChange={(e) => onValue(e.target.checked)} aria-label={label} title={label} data-testid="sign-field-checkbox" {...common} />
-      </span>
-    );
-  }
-  const label = field.question || t(field.optional ? "sign.field.textOptional" : "sign.field.text", page);
-  return (
-    <input
-      type="text"
-      className={`${classes} ${styles.signText}`}
-      style={{ ...box, fontSize: Math.max(10, Math.min(16, box.height * 0.6)) }}
-      value={typeof value === "string" ? value : ""}
-      maxLength={field.max_length ?? 1000}
-      onChange={(e) => onValue(e.target.value)}
-      aria-label={label}
-      placeholder={field.question ?? ""}
-      title={label}
-      data-testid="sign-field-text"
-      {...common}
-    />
   );
 }
 

@@ -31,6 +31,7 @@ import { BuilderActors } from "./builder-actors";
 import { describeSignatureError } from "./describe-error";
 import { DocumentPickerDialog } from "./document-picker-dialog";
 import { FieldEditor } from "./field-editor";
+import { TemplateSaveButton } from "./template-save-button";
 import styles from "./signatures.module.css";
 
 const MODE_LABELS: Record<SignatureMode, MessageKey> = {
@@ -130,6 +131,7 @@ function Builder({ request }: { request: SignatureResponse }) {
           <Button onClick={send} disabled={activate.isPending || update.isPending} data-testid="send-request">
             {activate.isPending ? t("signatures.builder.sending") : t("signatures.builder.send")}
           </Button>
+          <TemplateSaveButton signatureId={request.id} disabled={request.documents.length === 0} />
           <Button variant="ghost" onClick={() => setConfirmDelete(true)}>
             {t("signatures.builder.deleteDraft")}
           </Button>

@@ -12,6 +12,7 @@ import { fileQuery } from "@/lib/queries/files";
 import { useCreateSignature } from "@/lib/queries/signatures";
 import { describeSignatureError } from "./describe-error";
 import styles from "./signatures.module.css";
+import { TemplateStart } from "./template-start";
 
 /**
  * The builder's first step: the request's name (and, from the file browser's "Request
@@ -64,6 +65,7 @@ export function SignatureNewScreen({ fileId }: { fileId?: number }) {
           </Button>
         </div>
       </form>
+      {fileId === undefined && <TemplateStart name={name ?? ""} />}
     </div>
   );
 }

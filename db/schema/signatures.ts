@@ -117,7 +117,10 @@ export const signatureDocuments = pgTable(
   (t) => [index("signature_documents_signature_id_idx").on(t.signatureId)],
 );
 
-/** A field placed on a page for one signer (PDF points, origin bottom-left), and its value once signed. */
+/**
+ * A field placed on a page for one signer (PDF points, origin bottom-left), and its value once
+ * signed: as stamped (a date signed already formatted in the signer's locale, a number normalised).
+ */
 export const signatureFields = pgTable(
   "signature_fields",
   {
@@ -139,6 +142,12 @@ export const signatureFields = pgTable(
     defaultValue: text("default_value"),
     maxLength: integer("max_length"),
     size: doublePrecision("size"),
+    /** The choices of a radio group or dropdown (issue 31), in order. */
+    options: jsonb("options").$type<string[]>(),
+    /** Shown with its prefilled `default_value`, not editable by the signer (full name, email and date signed always are). */
+    readOnly: boolean("read_only").notNull().default(false),
+    /** The stamped text's size in points; null: as large as the box allows (up to 14). */
+    fontSize: doublePrecision("font_size"),
     reason: text("reason"),
     value: text("value"),
     filledAt: timestamp("filled_at", { withTimezone: true }),

@@ -121,6 +121,29 @@ export function useCreateSignature() {
   });
 }
 
+/** Templates (issue 31): my requests saved with their documents, roles and fields. */
+export const signatureTemplatesQuery = () =>
+  queryOptions({ queryKey: [...signaturesKeys.all, "templates"] as const, queryFn: () => api.get<Envelope<SignatureResponse>>("/api/signature-templates?nb_objects=100") });
+
+export function useSaveTemplate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (signatureId: number) => api.post<SignatureResponse>("/api/signature-templates", { signature_id: signatureId }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [...signaturesKeys.all, "templates"] }),
+  });
+}
+
+export type TemplateRole = { role: number; infos: { email: string; first_name: string; last_name: string } };
+
+/** POST /signature-template/(id)/use: a new draft, each role given to the person typed for it. */
+export function useStartFromTemplate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ templateId, name, roles }: { templateId: number; name: string; roles: TemplateRole[] }) => api.post<SignatureResponse>(`/api/signature-template/${templateId}/use`, { name, roles }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: signaturesKeys.lists() }),
+  });
+}
+
 export type SignatureSettings = Partial<{
   name: string;
   mode: SignatureMode;
@@ -278,6 +301,9 @@ export type FieldInput = {
   default_value?: string | null;
   max_length?: number | null;
   size?: number | null;
+  options?: string[] | null;
+  read_only?: boolean;
+  font_size?: number | null;
 };
 
 /** What the server takes back of a field (for an update, or to recreate it). */
@@ -290,7 +316,12 @@ export const fieldInput = (field: SignatureFieldResponse): FieldInput => ({
   height: field.height,
   signer_id: field.signer_id,
   optional: field.optional,
-  ...(field.type === "text" ? { question: field.question ?? null, max_length: field.max_length ?? null } : {}),
+  read_only: field.read_only,
+  font_size: field.font_size ?? null,
+  question: field.question ?? null,
+  default_value: field.default_value ?? null,
+  max_length: field.max_length ?? null,
+  options: field.options ?? null,
   ...(field.type === "checkbox" && field.size ? { size: field.size } : {}),
 });
 
@@ -309,6 +340,27 @@ export function useAddField(id: number) {
   return useMutation({
     mutationFn: ({ documentId, field }: { documentId: number; field: FieldInput }) => api.post<typeof signatureFieldResponse>(`/api/signatures/${id}/documents/${documentId}/fields`, field),
     onSuccess: () => invalidate(id),
+  });
+}
+
+/**
+ * "Copy to every page" (issue 31): the same field, same place and settings, on each other page
+ * where it fits; one POST per page, so each copy is checked as any field is. Resolves to the
+ * number of copies made.
+ */
+export function useCopyFieldToPages(id: number) {
+  const invalidate = useInvalidateRequest();
+  return useMutation({
+    mutationFn: async ({ field, pages }: { field: SignatureFieldResponse; pages: { width: number; height: number }[] }) => {
+      let copies = 0;
+      for (const [index, size] of pages.entries()) {
+        if (index + 1 === field.page || field.x + field.width > size.width || field.y + field.height > size.height) continue;
+        await api.post(`/api/signatures/${id}/documents/${field.document_id}/fields`, { ...fieldInput(field), page: index + 1 });
+        copies++;
+      }
+      return copies;
+    },
+    onSettled: () => invalidate(id),
   });
 }
 

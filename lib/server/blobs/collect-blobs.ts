@@ -18,6 +18,8 @@ const REFERENCES: { table: string; id: SQL; from?: SQL }[] = [
   { table: "file_templates", id: sql`x.blob_id` },
   { table: "version_renditions", id: sql`x.blob_id` },
   { table: "version_texts", id: sql`x.searchable_blob_id` },
+  // A signature document (and a template's) keeps the bytes it was added with, even once the file's version is gone.
+  { table: "signature_documents", id: sql`x.blob_id` },
   // The platform logo (lib/server/config/update-logo.ts) lives in the configuration's jsonb.
   { table: "platform_config", id: sql`CASE WHEN x.key = 'logo' THEN x.value->>'blob_id' END` },
   // A mail's attachments (a signed copy, an audit trail) while it waits in the outbox.

@@ -3,12 +3,10 @@ import type { DbOrTx } from "@/db";
 import { signatureFields, type SignatureDocumentRow, type SignatureFieldRow } from "@/db/schema";
 import type { AddFieldInput, SignatureFieldResponse } from "@/lib/contracts/signatures";
 import type { AuthedCtx } from "../context";
-import { AppError } from "../errors";
 import { presentField } from "./present-signatures";
 import { getActorOfOrThrow, getDocumentOfOrThrow, getEditableDraftOrThrow, touch } from "./signature-access";
+import { bad, normaliseFieldSettings } from "./field-rules";
 import { defaultFieldSize } from "./signature-rules";
-
-const bad = (path: string, message: string) => new AppError("invalid_request", `Invalid request: ${path}: ${message}`, [{ path, message }]);
 
 /** A field must lie on its page (the sizes inspectPdf gave) and belong to a signer of the same request. */
 export async function checkPlacement(db: DbOrTx, signatureId: number, doc: SignatureDocumentRow, field: Pick<SignatureFieldRow, "page" | "x" | "y" | "width" | "height" | "actorId">) {
@@ -24,15 +22,15 @@ export async function checkPlacement(db: DbOrTx, signatureId: number, doc: Signa
 }
 
 /**
- * POST /signatures/(id)/documents/(docId)/fields (api.md): a signature, checkbox or text field
- * for one signer; outside the page or for anyone but a signer of this request is a 400. Drafts only.
+ * POST /signatures/(id)/documents/(docId)/fields (api.md): a field of one of FIELD_TYPES for one
+ * signer, its settings checked against its type (normaliseFieldSettings); outside the page or for anyone but a signer of this request is a 400. Drafts only.
  */
 export async function addSignatureField(ctx: AuthedCtx, signatureId: number, documentId: number, input: AddFieldInput): Promise<SignatureFieldResponse> {
   return ctx.db.transaction(async (tx) => {
     const request = await getEditableDraftOrThrow(tx, ctx.actor.user, signatureId, "add a field");
     const doc = await getDocumentOfOrThrow(tx, request.id, documentId);
     const size = defaultFieldSize(input.type, input.size);
-    const values = {
+    const values = normaliseFieldSettings({
       documentId: doc.id,
       actorId: input.signer_id,
       type: input.type,
@@ -41,14 +39,16 @@ export async function addSignatureField(ctx: AuthedCtx, signatureId: number, doc
       y: input.y,
       width: input.width ?? size.width,
       height: input.height ?? size.height,
-      optional: input.type === "signature" ? false : (input.optional ?? false),
+      optional: input.optional ?? false,
       question: input.question ?? null,
       defaultValue: input.default_value ?? null,
       maxLength: input.max_length ?? null,
       size: input.type === "checkbox" ? (input.size ?? size.width) : null,
       reason: input.reason ?? null,
-    };
-    if (values.defaultValue !== null && values.maxLength !== null && values.defaultValue.length > values.maxLength) throw bad("default_value", "Longer than max_length");
+      options: input.options ?? null,
+      readOnly: input.read_only ?? false,
+      fontSize: input.font_size ?? null,
+    });
     await checkPlacement(tx, request.id, doc, values);
     const [field] = await tx.insert(signatureFields).values(values).returning();
     await touch(tx, request.id);

@@ -13,6 +13,7 @@ import { readBlobUpTo } from "./add-signature-document";
 import { auditTrailName, sealedAuditTrail, sha256, trailLocale, type Completion } from "./audit-trail";
 import { initiatorOf, lockRequest } from "./notify-actors";
 import { pngOfDataUrl } from "./drawn-signature";
+import { signedCaption } from "./field-values";
 import { recordActivity } from "./record-activity";
 import { MAX_SIGNABLE_PDF_BYTES } from "./seal/inspect-pdf";
 import { stampAndSealPdf } from "./seal/seal-pdf";
@@ -23,23 +24,29 @@ import { mailTranslator } from "../mail/render-mail";
 import { actorName, actorRecipient, jobBaseUrl, queueSignatureMail } from "./signature-mails";
 import { copyUrl, makeToken, newNonce } from "./signing-token";
 
-/** Every filled field of a document as the seal's stamps: drawn or typed signatures, checkboxes, text. */
+/**
+ * Every filled field of a document as the seal's stamps: drawn or typed signatures and initials
+ * (with their caption: the signer's name and date), checkboxes, and the others' text as stored.
+ */
 export function stampsOf(fields: SignatureFieldRow[], actors: Map<number, SignatureActorRow>): Stamp[] {
   const stamps: Stamp[] = [];
   for (const f of fields) {
     if (f.value === null) continue;
     const box = { page: f.page, x: f.x, y: f.y, width: f.width, height: f.height };
+    const actor = actors.get(f.actorId);
+    const caption = actor ? signedCaption(actorName(actor), actor.doneAt ?? new Date(), actor.locale) : undefined;
     if (f.type === "signature") {
-      const actor = actors.get(f.actorId);
       if (actor?.signatureKind === "drawn" && actor.signatureImage) {
-        stamps.push({ ...box, kind: "image", png: pngOfDataUrl(actor.signatureImage) });
+        stamps.push({ ...box, kind: "image", png: pngOfDataUrl(actor.signatureImage), caption });
       } else if (actor?.signatureText) {
-        stamps.push({ ...box, kind: "text", text: actor.signatureText, font: "script" });
+        stamps.push({ ...box, kind: "text", text: actor.signatureText, font: "script", caption });
       }
+    } else if (f.type === "initials") {
+      stamps.push({ ...box, kind: "text", text: f.value, font: "script", caption });
     } else if (f.type === "checkbox") {
       stamps.push({ ...box, kind: "checkbox", checked: f.value === "true" });
     } else if (f.value) {
-      stamps.push({ ...box, kind: "text", text: f.value });
+      stamps.push({ ...box, kind: "text", text: f.value, size: f.fontSize });
     }
   }
   return stamps;

@@ -27,28 +27,35 @@ export async function createSignatureRequest(ctx: AuthedCtx, input: CreateSignat
         .limit(1);
       if (!template || (template.userId !== user.id && user.role !== 3)) throw new AppError("template_not_found", "Template not found");
     }
-    const mode = input.mode ?? (template?.mode as CreateSignatureInput["mode"]) ?? "standard";
-    const [row] = await tx
-      .insert(signatureRequests)
-      .values({
-        userId: user.id,
-        name: input.name,
-        mode,
-        ordered: input.ordered ?? template?.ordered ?? false,
-        level: input.level ?? template?.level ?? "electronic_signature",
-        reminderDay: input.reminder_day !== undefined ? input.reminder_day : (template?.reminderDay ?? null),
-        reminderInterval: template?.reminderInterval ?? null,
-        reminderMax: template?.reminderMax ?? null,
-        expirationDate: input.expiration_date ?? null,
-        sendCopy: input.send_copy ?? template?.sendCopy ?? false,
-        subject: input.subject !== undefined ? input.subject || null : (template?.subject ?? null),
-        message: input.message !== undefined ? input.message || null : (template?.message ?? null),
-      })
-      .returning();
+    const row = await insertDraft(tx, user.id, input, template);
     if (template) await copyContent(tx, template.id, row.id);
     await writeLog(tx, { actor: user, request: ctx.request }, { type: "ADMLLOG_INSERT", message: `Created the signature request ${row.name}`, objectType: "signature", objectId: row.id, object: row.name });
     return reloadAndPresent(tx, row.id, { base, viewer: { links: "all" } });
   });
+}
+
+/** A new draft of `userId` (or a template): the body's settings, else the template's, else the defaults. */
+export async function insertDraft(tx: DbOrTx, userId: number, input: CreateSignatureInput, template?: SignatureRequestRow, options: { isTemplate?: boolean } = {}): Promise<SignatureRequestRow> {
+  const mode = input.mode ?? (template?.mode as CreateSignatureInput["mode"]) ?? "standard";
+  const [row] = await tx
+    .insert(signatureRequests)
+    .values({
+      userId,
+      name: input.name,
+      mode,
+      ordered: input.ordered ?? template?.ordered ?? false,
+      level: input.level ?? template?.level ?? "electronic_signature",
+      reminderDay: input.reminder_day !== undefined ? input.reminder_day : (template?.reminderDay ?? null),
+      reminderInterval: template?.reminderInterval ?? null,
+      reminderMax: template?.reminderMax ?? null,
+      expirationDate: input.expiration_date ?? null,
+      sendCopy: input.send_copy ?? template?.sendCopy ?? false,
+      subject: input.subject !== undefined ? input.subject || null : (template?.subject ?? null),
+      message: input.message !== undefined ? input.message || null : (template?.message ?? null),
+      isTemplate: options.isTemplate ?? false,
+    })
+    .returning();
+  return row;
 }
 
 /** Copies documents, actors and fields of one request into another (templates, mass children). */
@@ -91,6 +98,9 @@ export async function copyContent(tx: DbOrTx, fromId: number, toId: number, opti
           maxLength: f.maxLength,
           size: f.size,
           reason: f.reason,
+          options: f.options,
+          readOnly: f.readOnly,
+          fontSize: f.fontSize,
         })),
       );
     }

@@ -57,10 +57,13 @@ export function presentField(f: SignatureFieldRow): SignatureFieldResponse {
     reason: f.reason,
     display: [{ layout: f.type }],
     optional: f.optional,
+    read_only: f.readOnly,
     value: f.value === null ? null : f.type === "checkbox" ? f.value === "true" : f.type === "signature" ? true : f.value,
   };
-  if (f.type === "checkbox") base.size = f.size;
-  if (f.type === "text") Object.assign(base, { question: f.question, default_value: f.defaultValue, max_length: f.maxLength });
+  if (f.type === "checkbox") Object.assign(base, { size: f.size, default_value: f.defaultValue });
+  if (["text", "number", "radio", "dropdown"].includes(f.type)) Object.assign(base, { question: f.question, default_value: f.defaultValue, max_length: f.maxLength });
+  if (f.options) base.options = f.options;
+  if (f.fontSize !== null) base.font_size = f.fontSize;
   return base;
 }
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { signatureActors, signatureDocuments, signatureFields, type SignatureActorRow, type SignatureFieldRow } from "@/db/schema";
+import { signatureActors, signatureDocuments, signatureFields, type SignatureActorRow } from "@/db/schema";
 import { MAX_TYPED_SIGNATURE, type SignatureActorResponse, type SignInput } from "@/lib/contracts/signatures";
 import type { Ctx } from "../context";
 import { AppError } from "../errors";
@@ -8,46 +8,10 @@ import { advanceRequest } from "./notify-actors";
 import { presentActor } from "./present-signatures";
 import { recordActivity } from "./record-activity";
 import { readDrawnSignature } from "./drawn-signature";
+import { bad } from "./field-rules";
+import { cleanText, fieldValues } from "./field-values";
 import { checkSigningCode } from "./signing-code";
 import { needsCode, openSignerOrThrow } from "./signer-access";
-
-const bad = (path: string, message: string) => new AppError("invalid_request", `Invalid request: ${path}: ${message}`, [{ path, message }]);
-const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
-const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/;
-
-function cleanText(value: string, path: string, max: number): string {
-  if (CONTROL.test(value) || value.includes("\u0000")) throw bad(path, "Control characters are not allowed");
-  if (BIDI.test(value)) throw bad(path, "Bidirectional control characters are not allowed");
-  const text = value.trim();
-  if ([...text].length > max) throw bad(path, `At most ${max} characters`);
-  return text;
-}
-
-type FieldValue = { id: number; value: string };
-
-/** Every field of this actor gets a value or is optional; anything else in the body is refused. */
-function fieldValues(fields: SignatureFieldRow[], input: SignInput, hasSignature: boolean): FieldValue[] {
-  const given = new Map(input.fields.map((f) => [f.id, f.value]));
-  for (const id of given.keys()) if (!fields.some((f) => f.id === id)) throw bad(`fields.${id}`, "Not one of your fields");
-  const out: FieldValue[] = [];
-  for (const f of fields) {
-    const raw = given.get(f.id);
-    const label = f.question ? `${f.type} field ${f.id} (${f.question})` : `${f.type} field ${f.id}`;
-    if (f.type === "signature") {
-      if (!hasSignature) throw bad(`fields.${f.id}`, `The ${label} on page ${f.page} needs your signature`);
-      out.push({ id: f.id, value: "signed" });
-    } else if (f.type === "checkbox") {
-      const checked = raw === true || raw === "true" || raw === 1 || raw === "1" || raw === "on";
-      if (!checked && !f.optional) throw bad(`fields.${f.id}`, `The required ${label} on page ${f.page} must be checked`);
-      out.push({ id: f.id, value: checked ? "true" : "false" });
-    } else {
-      const text = raw === undefined || raw === null ? (f.defaultValue ?? "") : cleanText(String(raw), `fields.${f.id}`, f.maxLength ?? 1000);
-      if (!text && !f.optional) throw bad(`fields.${f.id}`, `The required ${label} on page ${f.page} is empty`);
-      out.push({ id: f.id, value: text });
-    }
-  }
-  return out;
-}
 
 /**
  * POST /sign/(token) (api.md): a signer signs (`fields` and `signature`), an approver approves
@@ -88,7 +52,7 @@ export async function signAsActor(ctx: Ctx, token: string, input: SignInput, bas
         .from(signatureFields)
         .innerJoin(signatureDocuments, eq(signatureDocuments.id, signatureFields.documentId))
         .where(and(eq(signatureFields.actorId, actor.id), eq(signatureDocuments.signatureId, request.id)));
-      const values = fieldValues(fields.map((f) => f.field), input, kind !== null);
+      const values = fieldValues(fields.map((f) => f.field), input, actor, kind !== null, now);
       if (kind === null) throw bad("signature", "A signer signs with a drawn or typed signature");
       for (const v of values) await tx.update(signatureFields).set({ value: v.value, filledAt: now }).where(eq(signatureFields.id, v.id));
       update = { status: "done", doneAt: now, signatureKind: kind, signatureImage: image, signatureText: text, codeHash: null };

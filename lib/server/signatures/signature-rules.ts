@@ -17,6 +17,8 @@ export function assertFutureDate(date: Date | null | undefined): void {
 /** Default sizes of a field (PDF points): a signature stamp is 200×70 as the contract's workflow fields say. */
 export function defaultFieldSize(type: string, size?: number | null): { width: number; height: number } {
   if (type === "signature") return { width: 200, height: 70 };
+  if (type === "initials") return { width: 80, height: 40 };
+  if (type === "radio") return { width: 150, height: 60 };
   if (type === "checkbox") return { width: size ?? 12, height: size ?? 12 };
   return { width: 150, height: 20 };
 }

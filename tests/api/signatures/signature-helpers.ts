@@ -8,11 +8,12 @@ import * as fieldsRoute from "@/app/api/signatures/[signatureId]/documents/[docu
 import * as listRoute from "@/app/api/signatures/route";
 import * as signRoute from "@/app/api/sign/[token]/route";
 import { getDb } from "@/db";
-import { emails, users } from "@/db/schema";
+import { emails, signatureRequests, users } from "@/db/schema";
 import type { TestUser } from "../../helpers/factories";
 import { createTestUser, unique } from "../../helpers/factories";
 import { createFolder } from "../../helpers/files";
 import { call, type CallResult } from "../../helpers/http";
+import { runJobsUntil } from "../../helpers/jobs";
 import { uploadBytes } from "../../helpers/upload-factories";
 
 /** A plain PDF of `pages` A4 pages drawn with pdf-lib (no binary fixture in the repository). */
@@ -73,6 +74,15 @@ export async function draftWithSigners(options: { signers: string[]; mode?: stri
   }
   for (const extra of options.extra ?? []) actors.push(ok(await api.addActor(scene.owner, request.id, extra), 201));
   return { ...scene, request, doc, actors };
+}
+
+/** Runs the completion job until the request is done; its row. */
+export async function waitDone(signatureId: number) {
+  const db = await getDb();
+  return runJobsUntil(["signatures.complete"], async () => {
+    const [row] = await db.select().from(signatureRequests).where(eq(signatureRequests.id, signatureId));
+    return row.status === "done" ? row : undefined;
+  }, 60_000);
 }
 
 /** The newest mail to `to` in the outbox, and the signing token its link carries. */

@@ -19,12 +19,16 @@ import { pageGeometry } from "./page-geometry";
  * from the bottom-left of the page as a reader shows it (api.md), the frame inspectPdf measures.
  */
 export type Stamp = { page: number; x: number; y: number; width: number; height: number } & (
-  | { kind: "image"; png: Uint8Array } // a drawn signature (PNG), fitted in the box keeping aspect
+  | { kind: "image"; png: Uint8Array; caption?: string } // a drawn signature (PNG), fitted in the box keeping aspect
   | {
       kind: "text";
       text: string;
-      /** "script" for a typed signature (a handwriting-like font), "sans" (default) for a text field. */
+      /** "script" for a typed signature or initials (a handwriting-like font), "sans" (default) for a text field. */
       font?: "script" | "sans";
+      /** The field's font size; the text still shrinks to fit its box. */
+      size?: number | null;
+      /** Under a signature or initials: the signer's name and the date (issue 31). */
+      caption?: string;
     }
   | { kind: "checkbox"; checked: boolean }
 );
@@ -61,6 +65,11 @@ export async function stampFields(pdf: Uint8Array, stamps: Stamp[]): Promise<Uin
 }
 
 async function drawStamp(doc: PDFDocument, page: PDFPage, stamp: Stamp, fonts: Fonts) {
+  if (stamp.kind !== "checkbox" && stamp.caption) {
+    const strip = await drawCaption(page, stamp, stamp.caption, await fonts.get("sans"));
+    // The signature itself is drawn in what remains above its caption.
+    stamp = { ...stamp, y: stamp.y + strip, height: stamp.height - strip, caption: undefined };
+  }
   switch (stamp.kind) {
     case "image":
       return drawImage(doc, page, stamp);
@@ -98,12 +107,44 @@ async function drawSignatureText(page: PDFPage, stamp: Stamp & { kind: "text" },
   await font.draw(page, text, { x: stamp.x + Math.max((stamp.width - drawn) / 2, PADDING), y: baseline, size, color: INK });
 }
 
+/**
+ * The caption at the bottom of the box (so it never leaves the page the box was checked
+ * against): one line, or its parts (" · ") on lines of their own when one line would be too
+ * small to read in a narrow box; returns the height it took.
+ */
+async function drawCaption(page: PDFPage, box: Stamp, caption: string, font: FontStack): Promise<number> {
+  const room = Math.max(box.width - 2 * PADDING, 1);
+  const fit = async (lines: string[]) => {
+    let size = Math.min(Math.max(box.height * 0.14, MIN_TEXT_SIZE), 8);
+    for (const line of lines) {
+      const width = await font.widthOf(line, size);
+      if (width > room) size = (size * room) / width;
+    }
+    return size;
+  };
+  let lines = [caption];
+  let size = await fit(lines);
+  if (size < 5 && caption.includes(" · ")) {
+    lines = caption.split(" · ");
+    size = await fit(lines);
+  }
+  size = Math.max(size, 3);
+  const strip = Math.min(size * 1.25 * lines.length + size * 0.3, box.height / 2);
+  page.drawLine({ start: { x: box.x + PADDING, y: box.y + strip }, end: { x: box.x + box.width - PADDING, y: box.y + strip }, thickness: 0.4, color: INK });
+  let baseline = box.y + strip - size * 1.1;
+  for (const line of lines) {
+    await font.draw(page, line, { x: box.x + PADDING, y: baseline, size, color: INK });
+    baseline -= size * 1.25;
+  }
+  return strip;
+}
+
 /** A text field's answer: wrapped, shrunk until it fits, cut (with "…") if even the smallest size does not. */
 async function drawFieldText(page: PDFPage, stamp: Stamp & { kind: "text" }, font: FontStack) {
   if (!stamp.text.trim()) return;
   const room = Math.max(stamp.width - 2 * PADDING, 1);
   const height = Math.max(stamp.height - 2 * PADDING, 1);
-  let size = Math.min(MAX_TEXT_SIZE, Math.max(height / 1.2, MIN_TEXT_SIZE));
+  let size = Math.min(stamp.size ?? MAX_TEXT_SIZE, Math.max(height / 1.2, MIN_TEXT_SIZE));
   let lines = await font.wrap(stamp.text, room, size);
   while (lines.length * size * 1.2 > height && size > MIN_TEXT_SIZE) {
     size = Math.max(size - 0.5, MIN_TEXT_SIZE);
