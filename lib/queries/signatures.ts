@@ -123,12 +123,12 @@ export function useCreateSignature() {
 
 /** Templates (issue 31): my requests saved with their documents, roles and fields. */
 export const signatureTemplatesQuery = () =>
-  queryOptions({ queryKey: [...signaturesKeys.all, "templates"] as const, queryFn: () => api.get<Envelope<SignatureResponse>>("/api/signature-templates?nb_objects=100") });
+  queryOptions({ queryKey: [...signaturesKeys.all, "templates"] as const, queryFn: () => api.get<typeof signatureListResponse>("/api/signature-templates?nb_objects=100") });
 
 export function useSaveTemplate() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (signatureId: number) => api.post<SignatureResponse>("/api/signature-templates", { signature_id: signatureId }),
+    mutationFn: (signatureId: number) => api.post<typeof signatureResponse>("/api/signature-templates", { signature_id: signatureId }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [...signaturesKeys.all, "templates"] }),
   });
 }
@@ -139,7 +139,7 @@ export type TemplateRole = { role: number; infos: { email: string; first_name: s
 export function useStartFromTemplate() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ templateId, name, roles }: { templateId: number; name: string; roles: TemplateRole[] }) => api.post<SignatureResponse>(`/api/signature-template/${templateId}/use`, { name, roles }),
+    mutationFn: ({ templateId, name, roles }: { templateId: number; name: string; roles: TemplateRole[] }) => api.post<typeof signatureResponse>(`/api/signature-template/${templateId}/use`, { name, roles }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: signaturesKeys.lists() }),
   });
 }

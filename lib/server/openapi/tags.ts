@@ -29,7 +29,8 @@ const TAGS: { name: string; description: string; paths: RegExp }[] = [
   { name: "Templates", description: "File templates per folder, and new files made from them.", paths: /^\/api\/template(\/|$)/ },
   { name: "Workflows", description: "Validation workflow instances, their documents and their validators' transitions.", paths: /^\/api\/workflow(\/|$)/ },
   { name: "Logs", description: "The audit log.", paths: /^\/api\/logs?(\/|$)/ },
-  { name: "Signatures", description: "Signature requests: documents, fields, actors, activation, reminders, activities and exports; the signing page's operations by token.", paths: /^\/api\/(signatures|sign)(\/|$)/ },
+  { name: "Signatures", description: "Signature requests: documents, fields, actors, activation, reminders, activities and exports; the signing page's operations by token; the sealing certificate (administrators).", paths: /^\/api\/(signatures|sign)(\/|$)/ },
+  { name: "Signature templates", description: "Documents with their fields and roles, saved from a request and reused for new ones.", paths: /^\/api\/signature-templates?(\/|$)/ },
   { name: "Configuration", description: "Platform configuration, public configuration, logo, SMTP settings and test.", paths: /^\/api\/(config|publicconfig)(\/|$)/ },
   { name: "Previews", description: "Preview pages and thumbnails (pending, preparing, available, failed).", paths: /^\/api\/preview(\/|$)/ },
   { name: "Archives", description: "Archived files and folders: archive, unarchive, edit, delete.", paths: /^\/api\/archives?(\/|$)/ },
@@ -42,6 +43,8 @@ const TAGS: { name: string; description: string; paths: RegExp }[] = [
   { name: "Tags", description: "Tags and tag categories on files and folders, and tag activity.", paths: /^\/api\/tags?(\/|$)/ },
   { name: "Jobs", description: "Background jobs (administrators): list, read, retry.", paths: /^\/api\/admin\/jobs?(\/|$)/ },
   { name: "SMS", description: "The SMS outbox (administrators).", paths: /^\/api\/admin\/sms(\/|$)/ },
+  { name: "Stars", description: "The signed-in user's starred files and folders.", paths: /^\/api\/stars?(\/|$)/ },
+  { name: "Notifications", description: "What happened for the signed-in user (shares, comments, alerts, signature and validation requests, deposits), read and unread.", paths: /^\/api\/notifications?(\/|$)/ },
 ];
 
 export const TAG_LIST = TAGS.map(({ name, description }) => ({ name, description }));
