@@ -1,5 +1,4 @@
 import { index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
-import { NOTIFICATION_OBJECTS, NOTIFICATION_TYPES } from "../../lib/contracts/notification-kinds";
 import { users } from "./users";
 
 /**
@@ -12,9 +11,11 @@ export const notifications = pgTable(
   {
     id: serial("id").primaryKey(),
     userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    type: text("type", { enum: NOTIFICATION_TYPES }).notNull(),
+    /** One of the contract's NOTIFICATION_TYPES (lib/contracts/notification-kinds.ts), as notify() writes it. */
+    type: text("type").notNull(),
     actorId: integer("actor_id").references(() => users.id, { onDelete: "set null" }),
-    objectType: text("object_type", { enum: NOTIFICATION_OBJECTS }).notNull(),
+    /** One of the contract's NOTIFICATION_OBJECTS. */
+    objectType: text("object_type").notNull(),
     objectId: integer("object_id").notNull(),
     objectName: text("object_name").notNull(),
     /** The app's path that opens the object where its type and id do not tell (a file's folder, an email share's address). */
