@@ -1,7 +1,9 @@
 "use client";
 
+import type { CSSProperties } from "react";
 import { AUTO_FIELD_TYPES } from "@/lib/contracts/signatures";
 import { useT } from "@/lib/i18n/provider";
+import type { Translate } from "@/lib/i18n/translate";
 import type { PublicSigningResponse, SignatureCapture, SignatureFieldResponse } from "@/lib/queries/signatures";
 import { SignaturePreview } from "./signature-pad";
 import styles from "./signatures.module.css";
@@ -47,9 +49,21 @@ export function isFilled(field: SignatureFieldResponse, values: Values, signatur
 export const answers = (fields: SignatureFieldResponse[], values: Values) =>
   fields.filter((f) => !isSignatureField(f) && !isFixedField(f)).map((f) => ({ id: f.id, value: f.type === "checkbox" ? values[f.id] === true : String(values[f.id] ?? "") }));
 
+/** What a field asks, for its control's name: its question, else its type, whether it is required, and its page. */
+export function fieldLabel(field: SignatureFieldResponse, t: Translate): string {
+  const page = { page: field.page };
+  if (field.question) return field.question;
+  if (field.type === "checkbox") return t(field.optional ? "sign.field.checkboxOptional" : "sign.field.checkbox", page);
+  if (field.type === "text") return t(field.optional ? "sign.field.textOptional" : "sign.field.text", page);
+  return t(field.optional ? "sign.field.optional" : "sign.field.required", { type: t(`signatures.fieldType.${field.type}`), page: field.page });
+}
+
 type FieldProps = {
   field: SignatureFieldResponse;
-  box: { left: number; top: number; width: number; height: number };
+  /** Its place over the page (fieldBox), or its size in the phone's field step. */
+  box: CSSProperties;
+  /** Tells this control's radio group from another control of the same field. */
+  idPrefix?: string;
   value: string | boolean | undefined;
   signature: SignatureCapture | null;
   initials: string;
@@ -61,21 +75,15 @@ type FieldProps = {
 };
 
 /** One field over the page, as the control its type calls for. */
-export function FieldControl({ field, box, value, signature, initials, isCurrent, isInvalid, onValue, onSignature, onFocus }: FieldProps) {
+export function FieldControl({ field, box, idPrefix = "", value, signature, initials, isCurrent, isInvalid, onValue, onSignature, onFocus }: FieldProps) {
   const t = useT();
   const classes = [styles.signField, isCurrent && styles.signFieldCurrent, isInvalid && styles.signFieldInvalid].filter(Boolean).join(" ");
   const common = { "data-sign-field": field.id, onFocus, "aria-invalid": isInvalid || undefined } as const;
   const page = { page: field.page };
   const type = t(`signatures.fieldType.${field.type}`);
-  const label =
-    field.question ||
-    (field.type === "checkbox"
-      ? t(field.optional ? "sign.field.checkboxOptional" : "sign.field.checkbox", page)
-      : field.type === "text"
-        ? t(field.optional ? "sign.field.textOptional" : "sign.field.text", page)
-        : t(field.optional ? "sign.field.optional" : "sign.field.required", { type, page: field.page }));
+  const label = fieldLabel(field, t);
   const text = typeof value === "string" ? value : "";
-  const fontSize = field.font_size ?? Math.max(10, Math.min(16, box.height * 0.6));
+  const fontSize = field.font_size ?? (typeof box.height === "number" ? Math.max(10, Math.min(16, box.height * 0.6)) : 16);
   if (field.type === "signature")
     return (
       <button type="button" className={`${classes} ${styles.signFieldSignature}`} style={box} onClick={onSignature} aria-label={signature ? t("sign.field.signatureDone", page) : t("sign.field.signature", page)} data-testid="sign-field-signature" {...common}>
@@ -116,7 +124,7 @@ export function FieldControl({ field, box, value, signature, initials, isCurrent
       <fieldset className={`${classes} ${styles.signRadio}`} style={box} aria-label={label} data-testid="sign-field-radio" {...common}>
         {(field.options ?? []).map((o) => (
           <label key={o}>
-            <input type="radio" name={`field-${field.id}`} value={o} checked={text === o} onChange={() => onValue(o)} />
+            <input type="radio" name={`${idPrefix}field-${field.id}`} value={o} checked={text === o} onChange={() => onValue(o)} />
             {o}
           </label>
         ))}

@@ -7,21 +7,19 @@ import { Button } from "@/components/ui/button";
 import { FormStatus, type Status } from "@/components/ui/form-status";
 import { ApiError } from "@/lib/api-client";
 import { useT } from "@/lib/i18n/provider";
-import { signing, signingDocumentUrl, signingQuery, type PublicSigningResponse, type SignatureCapture, type SignatureFieldResponse } from "@/lib/queries/signatures";
+import { signing, signingQuery, type PublicSigningResponse, type SignatureCapture, type SignatureFieldResponse } from "@/lib/queries/signatures";
 import { PublicFrame } from "../public-links/public-frame";
 import publicStyles from "../public-links/public.module.css";
 import { closedSigningMessage } from "./describe-error";
-import { fieldBox, PdfPage, useAvailableWidth, usePdfDocument } from "./pdf-page";
-import { answers, FieldControl, initialsOf, initialValues, isFilled, isSignatureField, readingOrder, type Values } from "./sign-field-control";
+import { useMediaQuery } from "../use-media-query";
+import { FieldStep } from "./field-step";
+import { answers, initialsOf, initialValues, isFilled, isSignatureField, readingOrder, type Values } from "./sign-field-control";
 import { SignaturePadDialog } from "./signature-pad";
+import { SigningDocumentView } from "./signing-document";
 import { CodeDialog, describeSigningError, RefuseDialog } from "./signing-dialogs";
 import styles from "./signatures.module.css";
 
 type Outcome = "signed" | "approved" | "refused";
-type SigningDocument = PublicSigningResponse["documents"][number];
-
-/** The widest a page is drawn, in CSS pixels. */
-const MAX_PAGE_WIDTH = 860;
 
 /**
  * The page a signing link opens, without an account: the documents drawn with pdf.js, the
@@ -86,16 +84,41 @@ function Signing({ token, data, onFinished }: { token: string; data: PublicSigni
   const required = fields.filter((f) => isSignatureField(f) || !f.optional);
   const filledCount = required.filter((f) => isFilled(f, values, signature)).length;
 
+  // On a phone the current field is filled in the field step, at full size, one at a time.
+  const phone = useMediaQuery("(max-width: 640px)");
+  const stepField = fields.find((f) => f.id === current) ?? fields.find((f) => !isFilled(f, values, signature)) ?? fields[0];
+
   function focusField(field: SignatureFieldResponse) {
     setCurrent(field.id);
     const element = pages.current?.querySelector<HTMLElement>(`[data-sign-field="${field.id}"]`);
     element?.scrollIntoView({ block: "center", behavior: "smooth" });
-    element?.focus({ preventScroll: true });
+    if (!phone) element?.focus({ preventScroll: true });
+  }
+
+  function previousField() {
+    const at = fields.indexOf(stepField);
+    if (at > 0) focusField(fields[at - 1]);
+  }
+
+  function onValue(field: SignatureFieldResponse, value: string | boolean) {
+    setValues((v) => ({ ...v, [field.id]: value }));
+    setInvalid((s) => {
+      const next = new Set(s);
+      next.delete(field.id);
+      return next;
+    });
+  }
+
+  function openPad(field: SignatureFieldResponse) {
+    setCurrent(field.id);
+    setPadOpen(true);
   }
 
   /** The next field to fill after the current one (wrapping), required ones first. */
   function nextField() {
-    const start = current === null ? -1 : fields.findIndex((f) => f.id === current);
+    // On a phone the step already shows a field: the next one is after it.
+    const from = current ?? (phone ? stepField?.id : undefined);
+    const start = from === undefined ? -1 : fields.findIndex((f) => f.id === from);
     const after = [...fields.slice(start + 1), ...fields.slice(0, start + 1)];
     const target = after.find((f) => (isSignatureField(f) || !f.optional) && !isFilled(f, values, signature)) ?? after.find((f) => !isFilled(f, values, signature)) ?? after[0];
     if (target) focusField(target);
@@ -174,18 +197,8 @@ function Signing({ token, data, onFinished }: { token: string; data: PublicSigni
             signature={signature}
             current={current}
             invalid={invalid}
-            onValue={(field, value) => {
-              setValues((v) => ({ ...v, [field.id]: value }));
-              setInvalid((s) => {
-                const next = new Set(s);
-                next.delete(field.id);
-                return next;
-              });
-            }}
-            onSignatureField={(field) => {
-              setCurrent(field.id);
-              setPadOpen(true);
-            }}
+            onValue={onValue}
+            onSignatureField={openPad}
             onFocusField={setCurrent}
           />
         ))}
@@ -193,8 +206,22 @@ function Signing({ token, data, onFinished }: { token: string; data: PublicSigni
 
       <div className={styles.signBar} role="region" aria-label={t("sign.actions")}>
         <FormStatus status={status} banner />
+        {phone && !isApprover && stepField && (
+          <FieldStep
+            fields={fields}
+            field={stepField}
+            values={values}
+            signature={signature}
+            initials={initialsOf(data.actor)}
+            invalid={invalid.has(stepField.id)}
+            onValue={(value) => onValue(stepField, value)}
+            onSignature={() => openPad(stepField)}
+            onPrevious={previousField}
+            onNext={nextField}
+          />
+        )}
         <div className={styles.actions}>
-          {!isApprover && fields.length > 0 && (
+          {!phone && !isApprover && fields.length > 0 && (
             <Button variant="secondary" onClick={nextField} data-testid="next-field">
               {t("sign.nextField")}
             </Button>
@@ -235,62 +262,5 @@ function Signing({ token, data, onFinished }: { token: string; data: PublicSigni
   );
 }
 
-
-type DocumentProps = {
-  token: string;
-  document: SigningDocument;
-  initials: string;
-  values: Values;
-  signature: SignatureCapture | null;
-  current: number | null;
-  invalid: Set<number>;
-  onValue: (field: SignatureFieldResponse, value: string | boolean) => void;
-  onSignatureField: (field: SignatureFieldResponse) => void;
-  onFocusField: (id: number) => void;
-};
-
-/** One document, every page, with this signer's fields over them as real controls. */
-function SigningDocumentView({ token, document, initials, values, signature, current, invalid, onValue, onSignatureField, onFocusField }: DocumentProps) {
-  const t = useT();
-  const { doc, failed } = usePdfDocument(signingDocumentUrl(token, document.id));
-  const [measure, available] = useAvailableWidth<HTMLDivElement>();
-  return (
-    <section className={styles.signDocument} aria-label={document.name} ref={measure}>
-      <div className={styles.signDocumentHead}>
-        <h2 className={styles.smallHeading}>{document.name}</h2>
-        <a href={signingDocumentUrl(token, document.id)} download={document.name} className={styles.smallLink}>
-          {t("sign.download")}
-        </a>
-      </div>
-      {failed && <p role="alert">{t("preview.failed")}</p>}
-      {available > 0 &&
-        document.pages.map((size, index) => {
-          const number = index + 1;
-          const scale = Math.min(available, MAX_PAGE_WIDTH) / size.width;
-          return (
-            <PdfPage key={number} doc={doc} number={number} size={size} scale={scale} label={t("preview.pageLabel", { name: document.name, page: number })}>
-              {document.fields
-                .filter((f) => f.page === number)
-                .map((field) => (
-                  <FieldControl
-                    key={field.id}
-                    field={field}
-                    box={fieldBox(field, size.height, scale)}
-                    initials={initials}
-                    value={values[field.id]}
-                    signature={signature}
-                    isCurrent={current === field.id}
-                    isInvalid={invalid.has(field.id)}
-                    onValue={(value) => onValue(field, value)}
-                    onSignature={() => onSignatureField(field)}
-                    onFocus={() => onFocusField(field.id)}
-                  />
-                ))}
-            </PdfPage>
-          );
-        })}
-    </section>
-  );
-}
 
 /** The one-time code step: sent by text message (or mail), then typed, then the signature is sent with it. */

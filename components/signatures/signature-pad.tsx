@@ -107,6 +107,7 @@ export function SignaturePadDialog({ initial, defaultName, onDone, onClose }: { 
   return (
     <Dialog
       title={t("sign.pad.title")}
+      sheet
       closeLabel={t("common.close")}
       onClose={onClose}
       onSubmit={submit}

@@ -15,13 +15,15 @@ type Props = {
   closeLabel: string;
   /** Room for side-by-side content (an editor and its preview). */
   wide?: boolean;
+  /** The whole screen on a phone, upright or sideways (a signature pad). */
+  sheet?: boolean;
 };
 
 /**
  * A modal dialog on the native <dialog>: showModal() makes the rest of the page inert (focus stays
  * inside) and Escape closes it; focus returns to where it was when the dialog closes.
  */
-export function Dialog({ title, onClose, onSubmit, children, footer, closeLabel, wide = false }: Props) {
+export function Dialog({ title, onClose, onSubmit, children, footer, closeLabel, wide = false, sheet = false }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const onCloseRef = useRef(onClose);
@@ -50,7 +52,7 @@ export function Dialog({ title, onClose, onSubmit, children, footer, closeLabel,
   return (
     <dialog
       ref={ref}
-      className={wide ? `${styles.dialog} ${styles.wide}` : styles.dialog}
+      className={[styles.dialog, wide && styles.wide, sheet && styles.sheet].filter(Boolean).join(" ")}
       aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();
