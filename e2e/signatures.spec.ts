@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Download, type Page } from "@playwright/test";
-import { pdfWithText } from "./fixtures";
+import { pdfWithPages, pdfWithText } from "./fixtures";
 import { adminApi, createUser, screenshot, seedFolder, signIn, signInAsAdmin } from "./helpers";
 import { receivedMails, type E2eMail } from "./mailbox";
 
@@ -210,10 +210,12 @@ test("a PDF is sent for signature from the file browser, signed with a drawn sig
   // The history names who sent it (the administrator) and to whom, each as such.
   await expect(page.getByTestId("activity").filter({ hasText: "Ada Lovelace" }).first()).toContainText(/by .+ · to Ada Lovelace/);
   await screenshot(page, "signature-request-done", { fullPage: true });
-  // The signer's copy: the sealed PDF attached.
+  // The signer's copy: the sealed PDF and the sealed audit trail attached.
   await expect
     .poll(() => receivedMails().find((m) => m.to.includes(signer) && /Content-Disposition: attachment/i.test(m.raw))?.raw ?? "", { timeout: 30_000 })
     .toMatch(/filename="?lease \(signed\)\.pdf/);
+  const copy = receivedMails().find((m) => m.to.includes(signer) && /Content-Disposition: attachment/i.test(m.raw))!.raw;
+  expect(copy.match(/Content-Disposition: attachment/gi)).toHaveLength(2);
 
   // The list shows it signed.
   await page.goto("/signatures");
@@ -222,8 +224,8 @@ test("a PDF is sent for signature from the file browser, signed with a drawn sig
   expect(await seriousViolations(page), "list").toEqual([]);
 });
 
-test("fields are placed with the keyboard alone: a palette button adds one, arrow keys move it, the form sets its place", async ({ page, request }) => {
-  const folder = await seedFolder(request, `Keyboard ${suffix()}`, [{ name: "form.pdf", mimeType: "application/pdf", buffer: pdfWithText("Form") }]);
+test("fields are placed with the keyboard alone: a palette button adds one, arrow keys move it, the form sets its place, and copies it to every page", async ({ page, request }) => {
+  const folder = await seedFolder(request, `Keyboard ${suffix()}`, [{ name: "form.pdf", mimeType: "application/pdf", buffer: pdfWithPages(["Form", "Form, page 2", "Form, page 3"]) }]);
   const { headers, end } = await adminApi(request);
   const content = await (await request.get(`/api/folder/${folder.id}?depth=0`, { headers })).json();
   const created = await (await request.post("/api/signatures", { headers, data: { name: `Keyboard request ${suffix()}` } })).json();
@@ -259,6 +261,15 @@ test("fields are placed with the keyboard alone: a palette button adds one, arro
     })
     .toBe("72,100");
   await screenshot(page, "signature-builder-keyboard", { show: field });
+  // The same field on every page, at the same place.
+  await form.getByLabel("From the left (pt)").fill("72");
+  await form.getByRole("button", { name: "Copy to every page" }).click();
+  await expect
+    .poll(async () => {
+      const body = await (await request.get(`/api/signatures/${created.id}?full=1`, { headers })).json();
+      return body.documents[0].fields.map((f: { page: number; x: number; y: number }) => `${f.page}:${f.x},${f.y}`).sort();
+    })
+    .toEqual(["1:72,100", "2:72,100", "3:72,100"]);
   await end();
 });
 

@@ -22,6 +22,8 @@ type Props = {
   invalid: boolean;
   onValue: (value: string | boolean) => void;
   onSignature: () => void;
+  /** The step's field becomes the current one once the signer touches it. */
+  onFocus: () => void;
   onPrevious: () => void;
   onNext: () => void;
 };
@@ -31,7 +33,7 @@ type Props = {
  * shown here at full size, one at a time, with the previous and the next field (issue 31). Moving
  * to another field puts the focus on its control here (the page scrolls to where it lies).
  */
-export function FieldStep({ fields, field, values, signature, initials, invalid, onValue, onSignature, onPrevious, onNext }: Props) {
+export function FieldStep({ fields, field, values, signature, initials, invalid, onValue, onSignature, onFocus, onPrevious, onNext }: Props) {
   const t = useT();
   const index = fields.indexOf(field);
   const box = useRef<HTMLDivElement>(null);
@@ -58,7 +60,7 @@ export function FieldStep({ fields, field, values, signature, initials, invalid,
           isInvalid={invalid}
           onValue={onValue}
           onSignature={onSignature}
-          onFocus={() => {}}
+          onFocus={onFocus}
         />
       </div>
       <div className={styles.stepNav}>

@@ -214,8 +214,12 @@ function Signing({ token, data, onFinished }: { token: string; data: PublicSigni
             signature={signature}
             initials={initialsOf(data.actor)}
             invalid={invalid.has(stepField.id)}
-            onValue={(value) => onValue(stepField, value)}
+            onValue={(value) => {
+              setCurrent(stepField.id);
+              onValue(stepField, value);
+            }}
             onSignature={() => openPad(stepField)}
+            onFocus={() => setCurrent(stepField.id)}
             onPrevious={previousField}
             onNext={nextField}
           />
