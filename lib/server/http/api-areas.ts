@@ -10,8 +10,9 @@ import type { Access, Area } from "@/lib/contracts/scopes";
 const AREA_OF: [RegExp, Area][] = [
   [/^\/api\/account\/(mfa|password|identity|sessions?|app_passwords?)(\/|$)/, "accountsec"],
   [/^\/api\/oauth2\/user(\/|$)/, "accountsec"],
-  [/^\/api\/(account|auth)(\/|$)/, "account"],
+  [/^\/api\/(account|auth|notifications?)(\/|$)/, "account"],
   [/^\/api\/(admin|config|stats|logs?|emails?|option|identity|oauth2)(\/|$)/, "admin"],
+  [/^\/api\/signatures\/seal$/, "admin"],
   [/^\/api\/(annotations?)(\/|$)/, "annotations"],
   [/^\/api\/(archives?)(\/|$)/, "archives"],
   [/^\/api\/(groups?|delegates?)(\/|$)/, "groups"],
@@ -21,7 +22,7 @@ const AREA_OF: [RegExp, Area][] = [
   [/^\/api\/(trash|trashes)(\/|$)/, "trashes"],
   [/^\/api\/(users?|invites?|invite)(\/|$)/, "users"],
   [
-    /^\/api\/(file|files|folder|folders|root|roots|objectpath|locks?|mixer|preview|quotas|rights?|alerts?|token|tus|tags?|template|signatures|workflow|search)(\/|$)/,
+    /^\/api\/(file|files|folder|folders|root|roots|objectpath|locks?|mixer|preview|quotas|rights?|alerts?|token|tus|tags?|template|signatures|signature-templates?|stars?|workflow|search)(\/|$)/,
     "files",
   ],
 ];
