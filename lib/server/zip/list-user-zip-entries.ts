@@ -60,6 +60,9 @@ export async function listUserZipEntries(db: DbOrTx, user: Pick<User, "id" | "ro
   const topName = uniqueNamer();
   const entries: ZipEntry[] = [];
   const leftOut: string[] = [];
+  // In the order of the selection, so that clashing names are numbered, and left-out files listed, the same way each time.
+  const order = new Map(selection.versionIds.map((id, index) => [id, index]));
+  picked.sort((x, y) => order.get(x.version.id)! - order.get(y.version.id)!);
   for (const { version, name, folderId } of picked) {
     const path = topName(name, true);
     if (can(folderId, "download")) entries.push({ path, kind: "file", blobId: version.blobId, size: version.size, mime: version.mime, mtime: version.modifiedAt });
