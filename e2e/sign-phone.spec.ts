@@ -63,9 +63,11 @@ test("an outside signer on a phone: full-width pages, one field at a time in the
   const padBox = (await pad.boundingBox())!;
   expect(padBox.width).toBeGreaterThanOrEqual(840);
   expect(padBox.height).toBeGreaterThanOrEqual(385);
+  // The drawing area is whole on screen, above the sheet's buttons, and wider than the upright pad (480 px).
   const canvas = phone.getByTestId("signature-canvas");
   const area = (await canvas.boundingBox())!;
-  expect(area.width).toBeGreaterThan(600);
+  expect(area.width).toBeGreaterThan(480);
+  expect(area.y + area.height).toBeLessThanOrEqual((await pad.getByTestId("signature-adopt").boundingBox())!.y);
   await phone.mouse.move(area.x + area.width * 0.1, area.y + area.height * 0.6);
   await phone.mouse.down();
   for (const [fx, fy] of [[0.3, 0.3], [0.5, 0.7], [0.8, 0.4]]) await phone.mouse.move(area.x + area.width * fx, area.y + area.height * fy, { steps: 5 });
