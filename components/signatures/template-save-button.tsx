@@ -3,7 +3,7 @@
 import { Button } from "@/components/ui/button";
 import { useToast } from "@/components/ui/toast";
 import { useT } from "@/lib/i18n/provider";
-import { useSaveTemplate } from "@/lib/queries/signatures";
+import { useSaveTemplate } from "@/lib/queries/signature-templates";
 import { describeSignatureError } from "./describe-error";
 
 /** "Save as template": this draft's documents, people (as roles) and fields, kept for new requests. */

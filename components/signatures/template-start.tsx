@@ -7,7 +7,8 @@ import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/select";
 import { TextField } from "@/components/ui/text-field";
 import { useT } from "@/lib/i18n/provider";
-import { signatureTemplatesQuery, useStartFromTemplate, type SignatureResponse } from "@/lib/queries/signatures";
+import { signatureTemplatesQuery, useStartFromTemplate } from "@/lib/queries/signature-templates";
+import type { SignatureResponse } from "@/lib/queries/signatures";
 import { describeSignatureError } from "./describe-error";
 import styles from "./signatures.module.css";
 
