@@ -9,10 +9,9 @@ import { emails, signatureRequests } from "@/db/schema";
 import { createTestUser, unique } from "../../helpers/factories";
 import { OPEN_TIMEOUT, openDatabase } from "../../helpers/file-ops-factories";
 import { call, expectError } from "../../helpers/http";
-import { runJobsUntil } from "../../helpers/jobs";
 import { pdfText } from "../../helpers/pdfsig";
 import { deliverTo, withLocalSmtp } from "../../helpers/smtp";
-import { api, draftWithSigners, ok, signAll, tokenFromMail } from "./signature-helpers";
+import { api, draftWithSigners, ok, signAll, tokenFromMail, waitDone } from "./signature-helpers";
 
 const smtp = withLocalSmtp(openDatabase, OPEN_TIMEOUT);
 
@@ -26,14 +25,6 @@ async function newestMail(to: string) {
   const db = await getDb();
   const [row] = await db.select().from(emails).where(eq(emails.to, to)).orderBy(desc(emails.id)).limit(1);
   return row;
-}
-
-async function waitDone(signatureId: number) {
-  const db = await getDb();
-  return runJobsUntil(["signatures.complete"], async () => {
-    const [row] = await db.select().from(signatureRequests).where(eq(signatureRequests.id, signatureId));
-    return row.status === "done" ? row : undefined;
-  }, 60_000);
 }
 
 describe("the invitation's subject and message", () => {

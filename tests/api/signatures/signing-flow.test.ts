@@ -19,20 +19,12 @@ import { OPEN_TIMEOUT, openDatabase } from "../../helpers/file-ops-factories";
 import { call, expectError } from "../../helpers/http";
 import { runJobsUntil } from "../../helpers/jobs";
 import { verifyPdf } from "../../helpers/pdfsig";
-import { api, draftWithSigners, mailTo, ok, PNG_DATA_URL, publicRead, publicSign, signAll, tokenFromMail } from "./signature-helpers";
+import { api, draftWithSigners, mailTo, ok, PNG_DATA_URL, publicRead, publicSign, signAll, tokenFromMail, waitDone } from "./signature-helpers";
 
 beforeAll(openDatabase, OPEN_TIMEOUT);
 
 const emailOf = (name: string) => `${unique(name)}@example.test`;
 const read = (token: string, id: number) => call(readRoute.GET, { token, params: { signatureId: String(id) } });
-
-async function waitDone(signatureId: number) {
-  const db = await getDb();
-  return runJobsUntil(["signatures.complete"], async () => {
-    const [row] = await db.select().from(signatureRequests).where(eq(signatureRequests.id, signatureId));
-    return row.status === "done" ? row : undefined;
-  }, 60_000);
-}
 
 describe("a three-signer ordered request, through the public API only", () => {
   it("notifies one signer at a time, completes into a sealed PDF that pdfsig trusts, and kills used links", async () => {
